@@ -1,0 +1,24 @@
+#include "bench_util.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace bench {
+
+std::filesystem::path shared_dir() {
+    if (const char* env = std::getenv("MODKIT_SHARED")) return env;
+    return MODKIT_SHARED_DIR;
+}
+
+double best_seconds(int repeats, const std::function<void()>& fn) {
+    double best = 1e30;
+    for (int i = 0; i < repeats; ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        fn();
+        auto t1 = std::chrono::steady_clock::now();
+        best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+    }
+    return best;
+}
+
+}  // namespace bench

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# modkit's one entry point for a fresh Debian 12 machine.
+#   bash build.sh demo   install what is missing, build, and run the demo on the built-in sample data
+#   bash build.sh test   install what is missing, build, and run every test
+#   bash build.sh build  install what is missing and build only
+# BUILD_DIR (default build/) and JOBS (default: all cores) can be set in the environment.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build_dir="${BUILD_DIR:-$here/build}"
+jobs="${JOBS:-$(nproc)}"
+
+# Debian packages the build needs (headers and libraries), and the tools the tests use.
+packages=(cmake g++ pkg-config libboost-program-options-dev libboost-filesystem-dev
+          libboost-test-dev libassimp-dev libeigen3-dev libzstd-dev rapidjson-dev libpng-dev)
+
+install_missing() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "build.sh: installing ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+configure_and_build() {
+  cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build_dir" -j "$jobs"
+}
+
+case "${1:-}" in
+  demo)
+    install_missing
+    configure_and_build
+    "$build_dir/modkit" demo "$build_dir/demo"
+    ;;
+  test)
+    install_missing
+    configure_and_build
+    ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+    ;;
+  build)
+    install_missing
+    configure_and_build
+    ;;
+  *)
+    echo "usage: bash build.sh demo|test|build" >&2
+    exit 1
+    ;;
+esac

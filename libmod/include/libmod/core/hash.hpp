@@ -1,0 +1,24 @@
+#pragma once
+// Checksums and digests: CRC-32 (IEEE, as zlib), MD5 and SHA-1. Pure functions of the bytes.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace mod {
+
+// CRC-32/ISO-HDLC (zlib's crc32): poly 0xEDB88320 reflected, init and xorout 0xFFFFFFFF.
+// `previous` chains calls: crc32(b, crc32(a)) == crc32(a ++ b).
+std::uint32_t crc32(std::span<const std::uint8_t> data, std::uint32_t previous = 0) noexcept;
+
+using Md5Digest = std::array<std::uint8_t, 16>;
+using Sha1Digest = std::array<std::uint8_t, 20>;
+
+Md5Digest md5(std::span<const std::uint8_t> data) noexcept;
+Sha1Digest sha1(std::span<const std::uint8_t> data) noexcept;
+
+// Lower-case hexadecimal of a byte sequence.
+std::string to_hex(std::span<const std::uint8_t> data);
+
+}  // namespace mod

@@ -1,0 +1,111 @@
+#include "libmod/core/file.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <random>
+#include <unistd.h>
+
+namespace mod {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+struct FdCloser {
+    int fd;
+    ~FdCloser() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+std::string temporary_name(const fs::path& target) {
+    static std::atomic<unsigned> counter{0};
+    return "." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
+           std::to_string(counter.fetch_add(1));
+}
+
+}  // namespace
+
+Bytes read_file(const fs::path& path, std::uint64_t max_size) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(ErrorKind::io, "cannot open for reading: " + errno_text(), path.string());
+    FdCloser closer{fd};
+    std::error_code ec;
+    auto size = fs::file_size(path, ec);
+    if (ec) throw Error(ErrorKind::io, "cannot read the size: " + ec.message(), path.string());
+    if (size > max_size)
+        throw Error(ErrorKind::limit,
+                    "file is " + std::to_string(size) + " bytes, above the limit of " +
+                        std::to_string(max_size),
+                    path.string());
+    Bytes data(static_cast<std::size_t>(size));
+    std::size_t done = 0;
+    while (done < data.size()) {
+        auto got = ::read(fd, data.data() + done, data.size() - done);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw Error(ErrorKind::io, "read failed: " + errno_text(), path.string(), done);
+        }
+        if (got == 0) throw Error(ErrorKind::io, "file shrank while reading", path.string(), done);
+        done += static_cast<std::size_t>(got);
+    }
+    return data;
+}
+
+void ensure_distinct_output(const fs::path& output, std::span<const fs::path> inputs) {
+    std::error_code ec;
+    if (!fs::exists(output, ec)) return;
+    for (const auto& in : inputs) {
+        std::error_code ec2;
+        if (fs::equivalent(output, in, ec2))
+            throw Error(ErrorKind::conflict,
+                        "output is the same file as the input " + in.string() +
+                            "; inputs are never modified in place",
+                        output.string());
+    }
+}
+
+void write_file_atomic(const fs::path& path, ByteView data, std::span<const fs::path> inputs) {
+    ensure_distinct_output(path, inputs);
+    fs::path dir = path.parent_path();
+    if (dir.empty()) dir = ".";
+    fs::path tmp = dir / temporary_name(path);
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) throw Error(ErrorKind::io, "cannot create a temporary file: " + errno_text(), tmp.string());
+    bool ok = false;
+    {
+        FdCloser closer{fd};
+        std::size_t done = 0;
+        while (done < data.size()) {
+            auto put = ::write(fd, data.data() + done, data.size() - done);
+            if (put < 0) {
+                if (errno == EINTR) continue;
+                break;
+            }
+            done += static_cast<std::size_t>(put);
+        }
+        ok = done == data.size();
+    }
+    if (!ok) {
+        std::string why = errno_text();
+        ::unlink(tmp.c_str());
+        throw Error(ErrorKind::io, "write failed: " + why, path.string());
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::string why = errno_text();
+        ::unlink(tmp.c_str());
+        throw Error(ErrorKind::io, "cannot rename the temporary file into place: " + why, path.string());
+    }
+}
+
+void write_file_atomic(const fs::path& path, std::string_view text, std::span<const fs::path> inputs) {
+    write_file_atomic(path, ByteView(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
+                      inputs);
+}
+
+}  // namespace mod

@@ -1,0 +1,150 @@
+#include "libmod/core/hash.hpp"
+
+#include "libmod/core/endian.hpp"
+
+#include <cstring>
+
+namespace mod {
+
+namespace {
+
+// Slicing-by-8 tables: a 32 MiB ROM is hashed for CIC detection and identification.
+struct Crc32Tables {
+    std::uint32_t t[8][256];
+    Crc32Tables() {
+        for (std::uint32_t i = 0; i < 256; ++i) {
+            std::uint32_t c = i;
+            for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+            t[0][i] = c;
+        }
+        for (std::uint32_t i = 0; i < 256; ++i)
+            for (int s = 1; s < 8; ++s) t[s][i] = (t[s - 1][i] >> 8) ^ t[0][t[s - 1][i] & 0xFF];
+    }
+};
+
+const Crc32Tables& crc_tables() {
+    static const Crc32Tables tables;
+    return tables;
+}
+
+inline std::uint32_t rotl(std::uint32_t v, int s) { return (v << s) | (v >> (32 - s)); }
+
+}  // namespace
+
+std::uint32_t crc32(std::span<const std::uint8_t> data, std::uint32_t previous) noexcept {
+    const auto& T = crc_tables().t;
+    std::uint32_t c = ~previous;
+    const std::uint8_t* p = data.data();
+    std::size_t n = data.size();
+    while (n >= 8) {
+        std::uint32_t lo = endian::load_le32(p) ^ c;
+        std::uint32_t hi = endian::load_le32(p + 4);
+        c = T[7][lo & 0xFF] ^ T[6][(lo >> 8) & 0xFF] ^ T[5][(lo >> 16) & 0xFF] ^ T[4][lo >> 24] ^
+            T[3][hi & 0xFF] ^ T[2][(hi >> 8) & 0xFF] ^ T[1][(hi >> 16) & 0xFF] ^ T[0][hi >> 24];
+        p += 8;
+        n -= 8;
+    }
+    while (n--) c = T[0][(c ^ *p++) & 0xFF] ^ (c >> 8);
+    return ~c;
+}
+
+// MD5 (RFC 1321).
+Md5Digest md5(std::span<const std::uint8_t> data) noexcept {
+    static constexpr std::uint32_t K[64] = {
+        0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613,
+        0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193,
+        0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d,
+        0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed,
+        0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122,
+        0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa,
+        0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244,
+        0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+        0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb,
+        0xeb86d391};
+    static constexpr int S[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+                                  5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20,
+                                  4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+                                  6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
+    std::uint32_t h[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
+    auto block = [&](const std::uint8_t* p) {
+        std::uint32_t m[16];
+        for (int i = 0; i < 16; ++i) m[i] = endian::load_le32(p + 4 * i);
+        std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
+        for (int i = 0; i < 64; ++i) {
+            std::uint32_t f;
+            int g;
+            if (i < 16) { f = (b & c) | (~b & d); g = i; }
+            else if (i < 32) { f = (d & b) | (~d & c); g = (5 * i + 1) & 15; }
+            else if (i < 48) { f = b ^ c ^ d; g = (3 * i + 5) & 15; }
+            else { f = c ^ (b | ~d); g = (7 * i) & 15; }
+            std::uint32_t tmp = d;
+            d = c;
+            c = b;
+            b = b + rotl(a + f + K[i] + m[g], S[i]);
+            a = tmp;
+        }
+        h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+    };
+    std::size_t n = data.size();
+    std::size_t full = n / 64;
+    for (std::size_t i = 0; i < full; ++i) block(data.data() + 64 * i);
+    std::uint8_t tail[128] = {};
+    std::size_t rem = n % 64;
+    if (rem) std::memcpy(tail, data.data() + 64 * full, rem);
+    tail[rem] = 0x80;
+    std::size_t tail_len = rem < 56 ? 64 : 128;
+    endian::store_le64(tail + tail_len - 8, static_cast<std::uint64_t>(n) * 8);
+    block(tail);
+    if (tail_len == 128) block(tail + 64);
+    Md5Digest out;
+    for (int i = 0; i < 4; ++i) endian::store_le32(out.data() + 4 * i, h[i]);
+    return out;
+}
+
+// SHA-1 (FIPS 180-4).
+Sha1Digest sha1(std::span<const std::uint8_t> data) noexcept {
+    std::uint32_t h[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
+    auto block = [&](const std::uint8_t* p) {
+        std::uint32_t w[80];
+        for (int i = 0; i < 16; ++i) w[i] = endian::load_be32(p + 4 * i);
+        for (int i = 16; i < 80; ++i) w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+        std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+        for (int i = 0; i < 80; ++i) {
+            std::uint32_t f, k;
+            if (i < 20) { f = (b & c) | (~b & d); k = 0x5A827999; }
+            else if (i < 40) { f = b ^ c ^ d; k = 0x6ED9EBA1; }
+            else if (i < 60) { f = (b & c) | (b & d) | (c & d); k = 0x8F1BBCDC; }
+            else { f = b ^ c ^ d; k = 0xCA62C1D6; }
+            std::uint32_t t = rotl(a, 5) + f + e + k + w[i];
+            e = d; d = c; c = rotl(b, 30); b = a; a = t;
+        }
+        h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e;
+    };
+    std::size_t n = data.size();
+    std::size_t full = n / 64;
+    for (std::size_t i = 0; i < full; ++i) block(data.data() + 64 * i);
+    std::uint8_t tail[128] = {};
+    std::size_t rem = n % 64;
+    if (rem) std::memcpy(tail, data.data() + 64 * full, rem);
+    tail[rem] = 0x80;
+    std::size_t tail_len = rem < 56 ? 64 : 128;
+    endian::store_be64(tail + tail_len - 8, static_cast<std::uint64_t>(n) * 8);
+    block(tail);
+    if (tail_len == 128) block(tail + 64);
+    Sha1Digest out;
+    for (int i = 0; i < 5; ++i) endian::store_be32(out.data() + 4 * i, h[i]);
+    return out;
+}
+
+std::string to_hex(std::span<const std::uint8_t> data) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    s.reserve(data.size() * 2);
+    for (auto b : data) {
+        s += digits[b >> 4];
+        s += digits[b & 15];
+    }
+    return s;
+}
+
+}  // namespace mod

@@ -1,0 +1,144 @@
+// modkit yay0 … and modkit szp …: the compression codecs.
+#include "cli.hpp"
+#include "json.hpp"
+
+#include "libmod/codec/szp.hpp"
+#include "libmod/codec/yay0.hpp"
+#include "libmod/core/file.hpp"
+
+#include <cstdio>
+
+namespace modkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+void declare_in_out(po::options_description& o, po::positional_options_description& p) {
+    o.add_options()("in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
+    p.add("in", 1).add("out", 1);
+}
+
+void declare_in_out_mode(po::options_description& o, po::positional_options_description& p) {
+    declare_in_out(o, p);
+    o.add_options()("mode", po::value<std::string>()->default_value("nintendo"),
+                    "nintendo (the parse Nintendo's encoder makes, byte for byte) or best (smallest)");
+}
+
+void declare_max(po::options_description& o) {
+    o.add_options()("max-size", po::value<std::uint64_t>()->default_value(mod::yay0::default_max_decoded),
+                    "refuse streams declaring more decompressed bytes than this");
+}
+
+mod::yay0::DecodeOptions decode_options(const po::variables_map& vm) {
+    mod::yay0::DecodeOptions o;
+    if (vm.count("max-size")) o.max_decoded = vm["max-size"].as<std::uint64_t>();
+    return o;
+}
+
+void report_sizes(const Global& g, const char* what, std::size_t in, std::size_t out) {
+    if (g.json) {
+        Json j;
+        j.begin_object().field("operation", what).field("input_bytes", std::uint64_t(in))
+            .field("output_bytes", std::uint64_t(out)).end_object();
+    } else {
+        std::printf("%s: %zu -> %zu bytes\n", what, in, out);
+    }
+}
+
+int yay0_compress(const po::variables_map& vm, const Global& g) {
+    fs::path in = required(vm, "in"), out = required(vm, "out");
+    auto mode = mod::yay0::parse_mode(vm["mode"].as<std::string>());
+    auto data = mod::read_file(in);
+    auto packed = mod::yay0::encode(data, mode);
+    mod::write_file_atomic(out, packed, std::span<const fs::path>(&in, 1));
+    report_sizes(g, "compress", data.size(), packed.size());
+    return 0;
+}
+
+int yay0_decompress(const po::variables_map& vm, const Global& g) {
+    fs::path in = required(vm, "in"), out = required(vm, "out");
+    auto data = mod::read_file(in);
+    auto plain = mod::yay0::decode(mod::ByteReader(data, mod::Endian::big, in.string(), "yay0"),
+                                   decode_options(vm));
+    mod::write_file_atomic(out, plain, std::span<const fs::path>(&in, 1));
+    report_sizes(g, "decompress", data.size(), plain.size());
+    return 0;
+}
+
+int szp_pack(const po::variables_map& vm, const Global& g) {
+    fs::path in = required(vm, "in"), out = required(vm, "out");
+    auto mode = mod::yay0::parse_mode(vm["mode"].as<std::string>());
+    auto data = mod::read_file(in);
+    auto packed = mod::szp::pack(data, mode);
+    mod::write_file_atomic(out, packed, std::span<const fs::path>(&in, 1));
+    report_sizes(g, "pack", data.size(), packed.size());
+    return 0;
+}
+
+int szp_unpack(const po::variables_map& vm, const Global& g) {
+    fs::path in = required(vm, "in"), out = required(vm, "out");
+    auto data = mod::read_file(in);
+    auto u = mod::szp::unpack(mod::ByteReader(data, mod::Endian::big, in.string(), "szp"), decode_options(vm));
+    if (u.uninitialised_bytes)
+        warn(in.string() + ": the Yay0 stream ends " + std::to_string(u.uninitialised_bytes) +
+             " bytes before size1; the game leaves those bytes as they were (written as zero)");
+    mod::write_file_atomic(out, u.data, std::span<const fs::path>(&in, 1));
+    report_sizes(g, "unpack", data.size(), u.data.size());
+    return 0;
+}
+
+int szp_info(const po::variables_map& vm, const Global& g) {
+    fs::path in = required(vm, "in");
+    auto data = mod::read_file(in);
+    auto u = mod::szp::unpack(mod::ByteReader(data, mod::Endian::big, in.string(), "szp"), decode_options(vm));
+    const auto& h = u.header;
+    std::size_t trailing = data.size() - h.header_size - u.yay0.stream_end;
+    if (g.json) {
+        Json j;
+        j.begin_object()
+            .field("file", in.string())
+            .field("blob_bytes", std::uint64_t(data.size()))
+            .field("header_size", h.header_size)
+            .field("size1", h.size1)
+            .field("size2", h.size2)
+            .key("fixups").begin_array();
+        for (const auto& f : h.fixups) j.begin_object().field("offset", f.offset).field("value", f.value).end_object();
+        j.end_array()
+            .field("yay0_decompressed_size", u.yay0.header.decompressed_size)
+            .field("yay0_link_offset", u.yay0.header.link_offset)
+            .field("yay0_chunk_offset", u.yay0.header.chunk_offset)
+            .field("yay0_stream_bytes", std::uint64_t(u.yay0.stream_end))
+            .field("trailing_bytes", std::uint64_t(trailing))
+            .field("uninitialised_bytes", u.uninitialised_bytes)
+            .end_object();
+    } else {
+        std::printf("file            %s (%zu bytes)\n", in.c_str(), data.size());
+        std::printf("header size     0x%X\nsize1           0x%X\nsize2           0x%X\nfix-ups         %zu\n",
+                    h.header_size, h.size1, h.size2, h.fixups.size());
+        for (const auto& f : h.fixups) std::printf("  [0x%X] = 0x%08X\n", f.offset, f.value);
+        std::printf("yay0            size 0x%X, link 0x%X, chunk 0x%X, stream %zu bytes, %zu trailing\n",
+                    u.yay0.header.decompressed_size, u.yay0.header.link_offset, u.yay0.header.chunk_offset,
+                    u.yay0.stream_end, trailing);
+    }
+    return 0;
+}
+
+const Registrar yay0_group({"yay0", "Yay0 compression (N64/GameCube LZ)", {
+    {"compress", "IN OUT [--mode nintendo|best]", "compress a file to a Yay0 stream",
+     declare_in_out_mode, yay0_compress},
+    {"decompress", "IN OUT [--max-size N]", "decompress a Yay0 stream (strict, bounded)",
+     [](auto& o, auto& p) { declare_in_out(o, p); declare_max(o); }, yay0_decompress},
+}});
+
+const Registrar szp_group({"szp", "PERS-SZP containers (Pokémon Stadium)", {
+    {"pack", "IN OUT [--mode nintendo|best]", "wrap a file as PERS-SZP (header 0x18, no fix-ups)",
+     declare_in_out_mode, szp_pack},
+    {"unpack", "IN OUT [--max-size N]", "unpack as the game does (fix-ups applied, size2 bytes)",
+     [](auto& o, auto& p) { declare_in_out(o, p); declare_max(o); }, szp_unpack},
+    {"info", "IN [--json]", "show the header, fix-ups and Yay0 stream extent",
+     [](auto& o, auto& p) { o.add_options()("in", po::value<std::string>(), "input file"); p.add("in", 1); declare_max(o); },
+     szp_info},
+}});
+
+}  // namespace
+}  // namespace modkit

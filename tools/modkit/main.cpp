@@ -1,0 +1,48 @@
+// modkit: one executable, one command group per file (see cli.hpp).
+#include "cli.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+namespace {
+
+void print_overview() {
+    std::cout << "usage: modkit GROUP SUBCOMMAND [options]\n\n"
+                 "modkit reads game assets into editable models and writes them back byte for byte.\n\n"
+                 "groups:\n";
+    for (const auto& [name, group] : modkit::groups())
+        std::cout << "  " << name << std::string(name.size() < 10 ? 10 - name.size() : 1, ' ')
+                  << group.summary << "\n";
+    std::cout << "\n'modkit GROUP --help' lists a group's subcommands.\n"
+                 "exit codes: 0 ok, 1 usage, 2 invalid input, 3 limit/conflict, 4 I/O\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+            print_overview();
+            return args.empty() ? 1 : 0;
+        }
+        if (args[0] == "--version") {
+            std::cout << "modkit 0.1.0\n";
+            return 0;
+        }
+        auto it = modkit::groups().find(args[0]);
+        if (it == modkit::groups().end())
+            modkit::usage_error("unknown command '" + args[0] + "' (see 'modkit --help')");
+        return modkit::run_group(it->second, std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const mod::Error& e) {
+        std::fprintf(stderr, "modkit: %s\n", e.what());
+        return mod::exit_code(e.kind());
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "modkit: out of memory\n");
+        return 3;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "modkit: internal error: %s\n", e.what());
+        return 70;
+    }
+}
