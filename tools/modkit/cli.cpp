@@ -55,8 +55,13 @@ int run_subcommand(const Group& group, const Subcommand& sub, const std::vector<
 }  // namespace
 
 void register_group(Group group) {
-    auto name = group.name;
-    registry().emplace(std::move(name), std::move(group));
+    // Several files may register subcommands of one group (e.g. `shred replace` lives beside
+    // the FBX import code); their subcommands are merged, the first non-empty summary wins.
+    auto [it, inserted] = registry().try_emplace(group.name, group);
+    if (inserted) return;
+    Group& existing = it->second;
+    if (existing.summary.empty()) existing.summary = group.summary;
+    for (auto& sub : group.subcommands) existing.subcommands.push_back(std::move(sub));
 }
 
 const std::map<std::string, Group>& groups() { return registry(); }

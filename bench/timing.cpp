@@ -1,4 +1,4 @@
-#include "bench_util.hpp"
+#include "timing.hpp"
 
 #include <algorithm>
 #include <cstdlib>
