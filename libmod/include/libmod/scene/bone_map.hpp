@@ -1,0 +1,51 @@
+#pragma once
+// Mapping a scene's bones onto a target skeleton (e.g. a SHRED SCP skeleton) by name.
+//
+// A source bone goes to the target bone the explicit map names for it, else to the target bone
+// with exactly the same name. Weight is never dropped silently: if any bone that carries
+// weight in any vertex has no target, retarget() fails and lists every such bone.
+
+#include "libmod/scene/model.hpp"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mod::scene {
+
+// Explicit source-name -> target-name pairs.
+struct BoneMap {
+    std::vector<std::pair<std::string, std::string>> pairs;
+
+    // The target the map names for `source`, or nullptr.
+    const std::string* target_for(std::string_view source) const;
+    bool empty() const noexcept { return pairs.empty(); }
+};
+
+// Text form, one pair per line: "source = target". Names are trimmed of surrounding blanks
+// and may contain inner spaces; '#' starts a comment line; blank lines are ignored. Throws
+// mod::Error (format, naming `file` and the 1-based line as the path "line[N]") on a line
+// without '=', an empty name, or a source named twice.
+BoneMap parse_bone_map(std::string_view text, std::string_view file = {});
+BoneMap read_bone_map(const std::filesystem::path& path);
+
+struct RetargetReport {
+    // For each source bone: its target index, or -1 when it has none (and carries no weight).
+    std::vector<std::int32_t> source_to_target;
+    std::size_t mapped_by_name = 0;
+    std::size_t mapped_explicitly = 0;
+    std::size_t unmapped_without_weight = 0;
+    std::size_t merged_influences = 0;  // vertex entries merged because two sources hit one target
+};
+
+// Rewrites every mesh's raw influences to index `target.bones` and replaces scene.skeleton by
+// `target`. Entries of one vertex that land on the same target bone are summed. Throws
+// mod::Error (format, naming scene.source) listing every unmapped bone that carries weight
+// (name, vertices, total weight), or when the explicit map names a target bone that `target`
+// does not have; map entries whose source bone does not exist become Scene::warnings.
+// Processed weights (Mesh::skin) are cleared: process_weights must run after retargeting.
+RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map = {});
+
+}  // namespace mod::scene

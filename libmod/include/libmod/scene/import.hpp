@@ -1,0 +1,83 @@
+#pragma once
+// Importing skinned meshes with Assimp (FBX, glTF/GLB, DAE and anything else Assimp reads).
+//
+// What the importer does, in order (details and the Assimp 5.2.5 traps it avoids:
+// doc/formats/scene-import.md):
+//  1. Assimp reads the file with Triangulate | ValidateDataStructure | SortByPType |
+//     GenSmoothNormals (only fills missing normals) and FBX pivots NOT preserved. It never uses
+//     LimitBoneWeights, JoinIdenticalVertices or GlobalScale.
+//  2. The skeleton is built from the node tree: every node named by a mesh bone, plus the
+//     nodes between those and the skeleton's top (see scene-import.md "skeleton"); bind
+//     matrices come from the bones' offset matrices, falling back to the node pose for joints
+//     that skin nothing. Bind/node pose disagreements become Scene::warnings.
+//  3. Per-vertex influences are gathered by bone NAME across all meshes (so the same joint is
+//     one skeleton bone everywhere); weights are kept exactly as stored.
+//  4. Every mesh's node transform is baked into its vertices, then the unit and axis
+//     conversion below is applied to vertices and bone matrices alike; a conversion with a
+//     negative determinant flips triangle winding and tangent signs so faces stay outward.
+//  5. Normals, tangents and sign are taken from the file; missing tangents are generated
+//     (per-triangle UV derivatives accumulated per vertex, Gram-Schmidt against the normal).
+//  6. Two UV sets: uv0 from channel 0 (zero when absent), uv1 from channel 1 or per SecondUv.
+
+#include "libmod/core/bytes.hpp"
+#include "libmod/scene/model.hpp"
+
+#include <array>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace mod::scene {
+
+// A signed axis permutation: out[i] = sign[i] * in[axis[i]]. Proper rotations and reflections
+// only (each input axis used once).
+struct AxisMap {
+    std::array<std::uint8_t, 3> axis{0, 1, 2};
+    std::array<std::int8_t, 3> sign{1, 1, 1};
+
+    bool is_identity() const noexcept;
+    int determinant() const noexcept;  // +1 rotation, -1 reflection
+    Mat4 matrix() const noexcept;
+    AxisMap inverse() const noexcept;
+    std::string to_string() const;  // "x,z,-y"
+
+    friend bool operator==(const AxisMap&, const AxisMap&) = default;
+};
+
+// Parses "x,z,-y" (what source axis each output axis takes, with an optional sign; commas or
+// spaces optional: "+x+z-y" also works) or a preset: "identity", "zup-to-yup" (= "x,z,-y"),
+// "yup-to-zup" (= "x,-z,y"). Throws mod::Error (usage) with the accepted forms otherwise.
+AxisMap parse_axis_map(std::string_view text);
+
+enum class Units {
+    file,    // keep the file's own unit (after baking node transforms)
+    metres,  // multiply by Scene::file_unit_metres (1 when the file declares no unit)
+};
+
+enum class SecondUv {
+    copy_first,  // uv1 = uv0 when the file has one UV set
+    zero,        // uv1 = (0, 0) when the file has one UV set
+};
+
+struct ImportOptions {
+    Units units = Units::file;
+    float scale = 1.0f;   // extra uniform factor applied after `units`
+    AxisMap axes;         // applied after baking node transforms (and before scale)
+    SecondUv second_uv = SecondUv::copy_first;
+    // A mesh without any bone (rigid) is imported with empty influences when true; when false
+    // the import fails (format) naming the mesh, since a skinned target needs weights.
+    bool allow_unskinned = true;
+    std::uint64_t max_input_bytes = 512ull << 20;  // larger files are refused (kind limit)
+};
+
+// Reads `path` (format chosen by Assimp from content and extension). Throws mod::Error with
+// the file name: io when unreadable, limit when larger than max_input_bytes, format when
+// Assimp rejects the file or the scene is unusable (no mesh, duplicate bone names, a bone not
+// found in the node tree, non-finite data).
+Scene import_file(const std::filesystem::path& path, const ImportOptions& options = {});
+
+// The same from memory; `name` names the data in errors and its extension ("x.fbx") is
+// Assimp's format hint.
+Scene import_memory(ByteView data, std::string_view name, const ImportOptions& options = {});
+
+}  // namespace mod::scene

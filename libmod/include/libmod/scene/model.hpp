@@ -1,0 +1,115 @@
+#pragma once
+// mod::scene — the neutral skinned mesh + skeleton every game layer converts to and from.
+//
+// Plain data, no Assimp or Eigen types, so any layer (and the CLI) can use it. Conventions:
+//  * Vectors are float arrays; matrices are 4x4 float, ROW-major storage m[row * 4 + col],
+//    acting on COLUMN vectors (p' = M p): the translation is m[3], m[7], m[11].
+//  * All positions, normals, tangents and bone matrices of a Scene are in ONE space: the
+//    "model space" the importer produced (node transforms baked, then units and axes converted
+//    as the ImportOptions asked, see import.hpp). Game layers map model space to their own.
+//  * A triangle's winding is counter-clockwise when seen from the side its face normal points to.
+//  * Influence bone indices index Scene::skeleton.bones.
+// Spec and rationale: doc/formats/scene-import.md.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mod::scene {
+
+using Vec2 = std::array<float, 2>;
+using Vec3 = std::array<float, 3>;
+using Vec4 = std::array<float, 4>;
+using Mat4 = std::array<float, 16>;  // row-major, column vectors (see above)
+
+inline constexpr Mat4 identity_matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+// One joint of the skeleton.
+struct Bone {
+    std::string name;          // unique within the skeleton; bone mapping matches on it
+    std::int32_t parent = -1;  // index of the parent bone in Skeleton::bones, -1 for a root;
+                               // a parent always has a smaller index than its children
+    Mat4 local = identity_matrix;         // bind pose relative to the parent (or model space for a root)
+    Mat4 bind = identity_matrix;          // bind pose in model space: bone space -> model space
+    Mat4 inverse_bind = identity_matrix;  // model space -> bone space at bind time (inverse of bind)
+};
+
+struct Skeleton {
+    std::vector<Bone> bones;  // parents before children
+
+    // Index of the bone called `name` (exact, case-sensitive), or nullopt.
+    std::optional<std::uint32_t> find(std::string_view name) const;
+};
+
+// One (bone, weight) pair of a vertex before our weight processing: the weight exactly as the
+// file stored it (not normalised, possibly more than 4 per vertex, possibly zero).
+struct Influence {
+    std::uint32_t bone = 0;  // index into Skeleton::bones
+    float weight = 0;
+};
+
+// A vertex's influences after process_weights (weights.hpp): at most 4 slots, sorted by
+// weight descending then bone index ascending, every used weight in 1..255, used weights
+// summing to exactly 255, unused slots (index >= count) zero in both arrays.
+struct SkinWeights {
+    std::uint8_t count = 0;
+    std::array<std::uint32_t, 4> bones{};
+    std::array<std::uint8_t, 4> weights{};
+
+    friend bool operator==(const SkinWeights&, const SkinWeights&) = default;
+};
+
+// A triangle mesh with one material. Every per-vertex array has vertex_count() entries
+// (skin may instead be empty, meaning "weights not processed yet").
+struct Mesh {
+    std::string name;
+    std::uint32_t material = 0;  // index into Scene::materials
+
+    std::vector<Vec3> positions;
+    std::vector<Vec3> normals;   // unit length unless the source stored otherwise
+    std::vector<Vec4> tangents;  // xyz: tangent (direction of increasing u); w: sign (+1 or -1),
+                                 // bitangent = w * cross(normal, tangent.xyz)
+    std::vector<Vec2> uv0;       // first UV set, V axis pointing up (Assimp/OpenGL convention)
+    std::vector<Vec2> uv1;       // second UV set (copy of uv0 or zero when the source has one set)
+    std::vector<std::vector<Influence>> influences;  // raw influences per vertex
+    std::vector<SkinWeights> skin;                   // processed influences (empty until processed)
+
+    std::vector<std::array<std::uint32_t, 3>> triangles;  // vertex indices
+
+    std::size_t vertex_count() const noexcept { return positions.size(); }
+};
+
+struct Scene {
+    std::string source;  // file the scene came from (for messages)
+    std::string format;  // lower-case file extension of the source ("fbx", "glb", ...)
+
+    // Metres per file unit as the file declares it (FBX: UnitScaleFactor / 100; glTF: 1),
+    // or nullopt when the file declares nothing. Recorded whatever ImportOptions::units says.
+    std::optional<double> file_unit_metres;
+    // The file's declared up axis as a signed axis (0 x, 1 y, 2 z; sign +1/-1), when declared.
+    std::optional<std::pair<int, int>> file_up_axis;
+
+    Skeleton skeleton;
+    std::vector<Mesh> meshes;
+    std::vector<std::string> materials;  // material names, referenced by Mesh::material
+    std::vector<std::string> warnings;   // non-fatal findings (e.g. bind pose disagreements)
+};
+
+// ---- small matrix helpers (exact float storage, double arithmetic inside) ----
+
+Mat4 multiply(const Mat4& a, const Mat4& b);  // a * b
+// Inverse of an invertible affine matrix; throws mod::Error (format) naming `what` when singular.
+Mat4 inverse(const Mat4& m, std::string_view what = "matrix");
+Vec3 transform_point(const Mat4& m, const Vec3& p);
+Vec3 transform_direction(const Mat4& m, const Vec3& d);  // 3x3 part only
+
+// Recomputes every bone's `local` from the `bind` matrices and parents, and every
+// `inverse_bind` as inverse(bind). Throws mod::Error (format) on a singular bind matrix or a
+// parent index that is not smaller than the child's.
+void derive_bone_matrices(Skeleton& skeleton);
+
+}  // namespace mod::scene
