@@ -1,0 +1,74 @@
+#pragma once
+// SHRED PAK, read through the Tony Hawk: RIDE layout (HYPOTHESIS "ride-pak": the only public
+// container fact, a 2010 QuickBMS script for RIDE; spec: doc/formats/shred-pak.md). Big-endian.
+//   0x00 "PAK\0", 0x04 u16 unknown_a, 0x06 u16 unknown_b, 0x08 u32 count, 0x0C u32 name_table_size
+//   0x10 count x 24-byte entries {u32 hash, u32 name_offset (in the name table), u32 unknown1,
+//        u32 unknown2, u32 data_offset (absolute), u32 size}
+//   0x10 + 24 x count: the name table (NUL-terminated names)
+// Everything else in the file (gaps, padding, trailing bytes) is kept verbatim; the hash
+// algorithm is unknown, so entries keep theirs.
+
+#include "libmod/core/bytes.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mod::shred {
+
+inline constexpr std::size_t pak_header_bytes = 0x10;
+inline constexpr std::size_t pak_entry_bytes = 24;
+
+struct PakEntry {
+    std::uint32_t hash = 0;
+    std::uint32_t name_offset = 0;
+    std::uint32_t unknown1 = 0;
+    std::uint32_t unknown2 = 0;
+    std::uint32_t data_offset = 0;
+    std::uint32_t size = 0;
+    std::string name;
+};
+
+struct Pak {
+    std::string file;
+    Bytes raw;  // the whole PAK as read
+    std::uint16_t unknown_a = 0, unknown_b = 0;
+    std::uint32_t name_table_size = 0;
+    std::vector<PakEntry> entries;  // in table order
+
+    ByteView data(std::size_t entry) const;
+    std::optional<std::size_t> find(std::string_view name) const;
+    std::size_t name_table_offset() const noexcept { return pak_header_bytes + pak_entry_bytes * entries.size(); }
+};
+
+// Reads a PAK under the RIDE hypothesis. A file that does not fit gets mod::Error (format)
+// whose message starts "not a RIDE-layout PAK: " and says what differed (magic, table or name
+// table past the end, a name offset outside the name table or without NUL, data outside the
+// file or inside the tables).
+Pak read_pak(Bytes data, std::string file = {});
+
+// Entries whose data is replaced; nullopt keeps the original. With no replacement (or all
+// replacements equal to the original) the result is the original bytes. Otherwise entries
+// keep their table order, hash, name and unknown words; data keeps its original file order;
+// an entry of unchanged size keeps the gap bytes after it, a resized one is followed by zero
+// padding to the PAK's data alignment (the largest power of two, up to 2048, dividing every
+// original data offset) and later data moves. Throws conflict when the original data ranges
+// overlap (the layout then shares bytes between entries and cannot be re-laid out).
+Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replacements);
+
+// The alignment repack_pak uses for this PAK.
+std::uint32_t pak_data_alignment(const Pak& pak) noexcept;
+
+// Our writer for new PAKs (forge, tests): unknown_a/b and entry unknown words as given, names
+// in table order, data aligned to `alignment`.
+struct PakBuildEntry {
+    std::string name;
+    std::uint32_t hash = 0;
+    std::uint32_t unknown1 = 0, unknown2 = 0;
+    Bytes data;
+};
+Bytes build_pak(std::span<const PakBuildEntry> entries, std::uint16_t unknown_a = 0, std::uint16_t unknown_b = 0,
+                std::uint32_t alignment = 16);
+
+}  // namespace mod::shred
