@@ -1,0 +1,54 @@
+#pragma once
+// Internal pieces of the quantiser shared by quantise.cpp, median_cut.cpp, kmeans.cpp and
+// remap.cpp (not a public header).
+
+#include "libmod/image/colour.hpp"
+#include "libmod/image/quantise.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace mod::image::detail {
+
+// Unique colours are processed in chunks of this many, whatever the thread count, so sums
+// are always combined in the same order.
+inline constexpr std::size_t chunk_size = 2048;
+
+// The distinct opaque colours of a set of images (sorted 0xRRGGBB keys) with their counts.
+struct Histogram {
+    std::vector<std::uint32_t> keys;
+    std::vector<std::uint64_t> counts;
+    std::vector<Oklab> labs;
+    std::uint64_t transparent = 0;
+};
+
+Histogram build_histogram(std::span<const RgbaImage> images, std::uint8_t alpha_threshold);
+
+// Colours grouped by their RGBA5551 lattice point: weighted mean Oklab of the members.
+struct Bin {
+    std::uint16_t lattice = 0;  // RGBA5551 with alpha bit set
+    Oklab lab;
+    double weight = 0;
+};
+
+std::vector<Bin> build_bins(const Histogram& histogram);
+
+// Index of the nearest candidate (squared Oklab distance, lowest index on ties).
+unsigned nearest(const Oklab& colour, std::span<const Oklab> candidates) noexcept;
+
+// Median cut: at most k weighted-mean centroids (fewer when there are fewer bins).
+std::vector<Oklab> median_cut(std::span<const Bin> bins, unsigned k);
+
+// Weighted k-means over bins; `fixed` centroids attract colours but never move. Updates
+// `free_centroids` in place and returns the weight each free centroid ended with.
+std::vector<double> kmeans(std::span<const Bin> bins, std::span<const Oklab> fixed, std::vector<Oklab>& free_centroids,
+                           unsigned max_iterations, unsigned threads);
+
+// Maps every image texel: transparent ones to `transparent_slot`, opaque ones to the
+// nearest of `slots`/`labs` (parallel arrays). Fills indices and reports.
+void map_images(std::span<const RgbaImage> images, const Histogram& histogram, std::span<const unsigned> slots,
+                std::span<const Oklab> labs, std::optional<unsigned> transparent_slot, std::uint8_t alpha_threshold,
+                unsigned threads, std::vector<Bytes>& indices, std::vector<ImageReport>& reports);
+
+}  // namespace mod::image::detail
