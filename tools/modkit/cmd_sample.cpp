@@ -4,6 +4,8 @@
 #include "json.hpp"
 
 // Forge headers (one per game) go here.
+#include "libmod/sample/stadium.hpp"
+#include "libmod/sample/totem.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -24,6 +26,8 @@ struct Forge {
 const std::vector<Forge>& forges() {
     static const std::vector<Forge> list = {
         // One entry per game forge, e.g. {"stadium", [](const fs::path& d) { return …; }},
+        {"stadium", [](const fs::path& d) { return mod::sample::write_stadium_sample(d); }},
+        {"totem", [](const fs::path& d) { return mod::sample::write_totem_sample(d); }},
     };
     return list;
 }

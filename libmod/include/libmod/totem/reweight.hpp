@@ -1,0 +1,60 @@
+#pragma once
+// skin.reweight: replace a SKIN's weights for one MESH with weights taken from another model
+// whose vertex positions match the MESH's (matched by position within a tolerance).
+// Spec: doc/formats/totem-skin.md ("Reweighting").
+//
+// What is kept: group ids, section order, subsection order and count, mesh ids, the animation
+// block, zero/zero2, the unknown entries, and every entry of vertices that found no match.
+// What is rewritten, for each subsection targeting the MESH: its vertex list (matched
+// vertices get the source's weight for that group, ascending vertex id, zero weights omitted)
+// and its normal list (a normal takes the weights of the position it is paired with in the
+// strip corner lists; normals paired with no matched position keep their entries).
+
+#include "libmod/totem/mesh.hpp"
+#include "libmod/totem/skin.hpp"
+
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mod::totem {
+
+struct NamedWeight {
+    std::string group;  // vertex group (bone) name, or "0x1A2B3C4D" for a bare hash
+    float weight = 0;
+};
+
+// One vertex of the weight source, in the MESH's own coordinates.
+struct WeightSourceVertex {
+    std::array<float, 3> position{};
+    std::vector<NamedWeight> weights;
+};
+
+struct ReweightOptions {
+    float tolerance = 1e-4f;  // largest distance at which a source vertex matches a position
+};
+
+struct ReweightReport {
+    std::size_t mesh_positions = 0;
+    std::size_t matched = 0;
+    std::vector<std::uint32_t> unmatched;        // MESH position ids with no source vertex in range
+    std::size_t conflicting = 0;                 // positions whose in-range sources disagree (nearest used)
+    std::vector<std::string> unknown_groups;     // source groups naming no section of the SKIN
+    std::vector<std::string> groups_without_subsection;  // sections with weights but no subsection for the MESH
+    std::size_t normals_rewritten = 0;
+    std::size_t normals_kept = 0;
+    std::vector<Finding> findings;               // check_skin on the result
+};
+
+// The group id a source name stands for: parse_id for "0x…" texts, else name_id(name).
+std::int32_t group_id_of(std::string_view name);
+
+// Rewrites `skin`'s lists for the MESH `mesh_id` (which must be one of skin.mesh_ids; usage
+// error otherwise) from `source`. Throws format when a source weight is negative or not
+// finite. Deterministic: the result depends only on the inputs.
+Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
+                   std::span<const WeightSourceVertex> source, const ReweightOptions& options = {},
+                   ReweightReport* report = nullptr);
+
+}  // namespace mod::totem
