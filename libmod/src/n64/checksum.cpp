@@ -136,4 +136,47 @@ Checksums fix_checksums(Bytes& z64) {
     return c;
 }
 
+namespace {
+
+// The reflected CRC-32 table (poly 0xEDB88320) and the inverse of its top byte, for running
+// the CRC register backwards in forge_ipl3_crc32.
+struct CrcBackTables {
+    std::uint32_t forward[256];
+    std::uint8_t by_top_byte[256];
+    CrcBackTables() {
+        for (std::uint32_t i = 0; i < 256; ++i) {
+            std::uint32_t c = i;
+            for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+            forward[i] = c;
+            by_top_byte[c >> 24] = static_cast<std::uint8_t>(i);  // the top bytes are a permutation
+        }
+    }
+    // The register before a step that consumed `byte` and left `after`.
+    std::uint32_t step_back(std::uint32_t after, std::uint8_t byte) const noexcept {
+        const std::uint8_t index = by_top_byte[after >> 24];
+        return ((after ^ forward[index]) << 8) | std::uint32_t(index ^ byte);
+    }
+};
+
+}  // namespace
+
+void forge_ipl3_crc32(Bytes& z64, std::size_t at, std::uint32_t target) {
+    if (z64.size() < boot_area_size || at < boot_code_offset || at > boot_area_size - 4)
+        throw Error(ErrorKind::usage, "forge_ipl3_crc32: offset " + hex(at) + " is not inside the IPL3 (0x40..0xFFF) of a " +
+                                          std::to_string(z64.size()) + "-byte image");
+    static const CrcBackTables tables;
+    const ByteView image(z64);
+    // Register (not inverted) after the bytes before `at`, and the register needed after the
+    // 4 free bytes so that the bytes after them lead to `target`.
+    const std::uint32_t before = ~crc32(image.subspan(boot_code_offset, at - boot_code_offset));
+    std::uint32_t needed = ~target;
+    for (std::size_t pos = boot_area_size; pos-- > at + 4;) needed = tables.step_back(needed, z64[pos]);
+    // Four steps consume the 4 free bytes; with zero bytes they are a bijection of the
+    // register, and XORing the bytes (little-endian) into the register commutes with them.
+    std::uint32_t through_zeros = needed;
+    for (int k = 0; k < 4; ++k) through_zeros = tables.step_back(through_zeros, 0);
+    const std::uint32_t free_bytes = through_zeros ^ before;
+    for (std::size_t k = 0; k < 4; ++k) z64[at + k] = static_cast<std::uint8_t>(free_bytes >> (8 * k));
+}
+
 }  // namespace mod::n64

@@ -50,6 +50,13 @@ std::uint32_t ipl3_crc32(Cic cic) noexcept;
 // The seed the IPL3 starts its checksum accumulators with (0 for unknown; 6101 shares 6102's).
 std::uint32_t checksum_seed(Cic cic) noexcept;
 
+// For synthetic images only (the sample ROM, tests): rewrites the 4 bytes z64[at..at+4),
+// which must lie inside the IPL3 (0x40 <= at, at + 4 <= 0x1000), so that the CRC-32 of
+// 0x40..0xFFF becomes `target` (e.g. ipl3_crc32(Cic::cic6103)); every other byte is kept.
+// Usage error when `at` is outside the IPL3 or the image is shorter than the boot area. This
+// changes boot code, so it must never be applied to a real cartridge image.
+void forge_ipl3_crc32(Bytes& z64, std::size_t at, std::uint32_t target);
+
 // Identifies the CIC from the CRC-32 of the IPL3 (z64 bytes 0x40..0xFFF); Cic::unknown when
 // the CRC matches none of the five known boot codes. Format error when shorter than 0x1000.
 Cic detect_cic(ByteView z64);
