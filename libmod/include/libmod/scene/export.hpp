@@ -1,17 +1,20 @@
 #pragma once
-// Exporting a skinned scene through Assimp's exporters, so a user can edit it in Blender and
-// bring it back with import_file.
+// Exporting a skinned scene so a user can edit it in Blender and bring it back with import_file.
 //
-// The exported file holds: one node per skeleton bone (local = Bone::local, hierarchy as the
-// parents say) under the root, one node per mesh under the root (identity transform), and
-// per mesh every skeleton bone as a skin joint (offset matrix = Bone::inverse_bind) with the
-// vertex weights: Mesh::skin (as weight / 255) when processed, else the raw influences.
-// Positions, normals, tangents (glTF/FBX tangent + sign), uv0 and uv1 are written as they are.
+// glb / gltf are written by OUR glTF 2.0 writer, because Assimp 5.2.5's glTF exporter never
+// writes tangents and forces JoinIdenticalVertices, which merges vertices that differ only in
+// their weights. fbx goes through Assimp's ASCII FBX exporter ("fbxa"; its binary writer is
+// broken in 5.2.5). Both hold: one node per skeleton bone (local = Bone::local, hierarchy as
+// the parents say), one node per mesh (identity transform), and per mesh every skeleton bone
+// as a skin joint (inverse bind = Bone::inverse_bind) with the processed weights (Mesh::skin as
+// weight / 255; computed with default WeightOptions on a copy when the mesh has none).
+// Positions, normals, tangents (+ sign), uv0 and uv1 are written as they are.
 //
 // Round trip (tested): glb/gltf export -> import_file with default options gives the same
-// vertices in the same order, and process_weights reproduces the same SkinWeights. FBX
-// stores one vertex per triangle corner; after import and weld() the vertex set is the same,
-// in first-use order.
+// vertices in the same order, bit for bit (UVs too, except negative V components smaller than
+// 2^-13 in magnitude that glTF's V flip cannot represent), and process_weights reproduces the
+// same SkinWeights. FBX stores one vertex per triangle corner; after import and weld() the
+// vertex set is the same, in first-use order (tangents are not written to FBX: regenerated).
 
 #include "libmod/scene/model.hpp"
 

@@ -32,14 +32,15 @@ inline constexpr Mat4 identity_matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 
 struct Bone {
     std::string name;          // unique within the skeleton; bone mapping matches on it
     std::int32_t parent = -1;  // index of the parent bone in Skeleton::bones, -1 for a root;
-                               // a parent always has a smaller index than its children
+                               // the importer puts parents before children; other producers
+                               // (a game skeleton kept in its own order) need only be acyclic
     Mat4 local = identity_matrix;         // bind pose relative to the parent (or model space for a root)
     Mat4 bind = identity_matrix;          // bind pose in model space: bone space -> model space
     Mat4 inverse_bind = identity_matrix;  // model space -> bone space at bind time (inverse of bind)
 };
 
 struct Skeleton {
-    std::vector<Bone> bones;  // parents before children
+    std::vector<Bone> bones;
 
     // Index of the bone called `name` (exact, case-sensitive), or nullopt.
     std::optional<std::uint32_t> find(std::string_view name) const;
@@ -107,9 +108,9 @@ Mat4 inverse(const Mat4& m, std::string_view what = "matrix");
 Vec3 transform_point(const Mat4& m, const Vec3& p);
 Vec3 transform_direction(const Mat4& m, const Vec3& d);  // 3x3 part only
 
-// Recomputes every bone's `local` from the `bind` matrices and parents, and every
-// `inverse_bind` as inverse(bind). Throws mod::Error (format) on a singular bind matrix or a
-// parent index that is not smaller than the child's.
+// Recomputes every bone's `inverse_bind` as inverse(bind) and `local` as
+// inverse_bind(parent) * bind. Throws mod::Error (format) on a singular bind matrix, a parent
+// index out of range or a cycle in the parents.
 void derive_bone_matrices(Skeleton& skeleton);
 
 }  // namespace mod::scene

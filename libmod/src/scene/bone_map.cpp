@@ -1,0 +1,139 @@
+// Bone maps and retargeting onto a target skeleton (contract: bone_map.hpp).
+#include "libmod/scene/bone_map.hpp"
+
+#include "libmod/core/error.hpp"
+#include "libmod/core/file.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_map>
+
+namespace mod::scene {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+std::string format_weight(double w) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", w);
+    return buf;
+}
+
+}  // namespace
+
+const std::string* BoneMap::target_for(std::string_view source) const {
+    for (const auto& [s, t] : pairs)
+        if (s == source) return &t;
+    return nullptr;
+}
+
+BoneMap parse_bone_map(std::string_view text, std::string_view file) {
+    BoneMap map;
+    std::size_t line_no = 0;
+    while (!text.empty()) {
+        ++line_no;
+        std::size_t eol = text.find('\n');
+        std::string_view line = text.substr(0, eol);
+        text = eol == std::string_view::npos ? std::string_view{} : text.substr(eol + 1);
+        line = trim(line);
+        if (line.empty() || line.front() == '#') continue;
+        auto fail = [&](const std::string& message) -> Error {
+            return Error(ErrorKind::format, message, std::string(file), no_offset, index_path("line", line_no));
+        };
+        std::size_t eq = line.find('=');
+        if (eq == std::string_view::npos) throw fail("expected 'source = target'");
+        std::string source(trim(line.substr(0, eq))), target(trim(line.substr(eq + 1)));
+        if (source.empty() || target.empty()) throw fail("empty bone name");
+        if (map.target_for(source)) throw fail("bone '" + source + "' is mapped twice");
+        map.pairs.emplace_back(std::move(source), std::move(target));
+    }
+    return map;
+}
+
+BoneMap read_bone_map(const std::filesystem::path& path) {
+    Bytes data = read_file(path, 16u << 20);
+    return parse_bone_map(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()), path.string());
+}
+
+RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map) {
+    const auto& source = scene.skeleton.bones;
+    RetargetReport report;
+    report.source_to_target.assign(source.size(), -1);
+    std::unordered_map<std::string_view, std::int32_t> target_index;
+    for (std::size_t i = 0; i < target.bones.size(); ++i)
+        target_index.emplace(target.bones[i].name, static_cast<std::int32_t>(i));
+    for (const auto& [s, t] : map.pairs) {
+        if (!target_index.count(t))
+            throw Error(ErrorKind::format, "the bone map sends '" + s + "' to '" + t +
+                                               "', which the target skeleton does not have", scene.source);
+        if (!scene.skeleton.find(s))
+            scene.warnings.push_back("the bone map names '" + s + "', which the source skeleton does not have");
+    }
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        if (const std::string* t = map.target_for(source[i].name)) {
+            report.source_to_target[i] = target_index.at(*t);
+            ++report.mapped_explicitly;
+        } else if (auto it = target_index.find(source[i].name); it != target_index.end()) {
+            report.source_to_target[i] = it->second;
+            ++report.mapped_by_name;
+        }
+    }
+    // Weight carried by unmapped bones: never dropped silently.
+    std::vector<std::size_t> vertices(source.size(), 0);
+    std::vector<double> weight(source.size(), 0);
+    for (const auto& mesh : scene.meshes)
+        for (const auto& list : mesh.influences)
+            for (const auto& inf : list) {
+                if (inf.bone >= source.size())
+                    throw Error(ErrorKind::format, "mesh '" + mesh.name + "' names bone " + std::to_string(inf.bone) +
+                                                       " of a " + std::to_string(source.size()) + "-bone skeleton",
+                                scene.source);
+                if (report.source_to_target[inf.bone] < 0 && inf.weight != 0) {
+                    ++vertices[inf.bone];
+                    weight[inf.bone] += inf.weight;
+                }
+            }
+    std::string unmapped;
+    std::size_t unmapped_count = 0;
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        if (report.source_to_target[i] >= 0) continue;
+        if (vertices[i] == 0) {
+            ++report.unmapped_without_weight;
+            continue;
+        }
+        ++unmapped_count;
+        unmapped += (unmapped.empty() ? "'" : ", '") + source[i].name + "' (" + std::to_string(vertices[i]) +
+                    " vertices, total weight " + format_weight(weight[i]) + ")";
+    }
+    if (unmapped_count)
+        throw Error(ErrorKind::format, std::to_string(unmapped_count) + " bone(s) carry weight but have no bone of the "
+                                           "same name in the target skeleton: " + unmapped +
+                                           "; map them with a bone map ('source = target' lines)", scene.source);
+    for (auto& mesh : scene.meshes) {
+        for (auto& list : mesh.influences) {
+            std::vector<Influence> merged;
+            merged.reserve(list.size());
+            for (const auto& inf : list) {
+                if (report.source_to_target[inf.bone] < 0) continue;  // zero weight (checked above)
+                auto t = static_cast<std::uint32_t>(report.source_to_target[inf.bone]);
+                auto same = std::find_if(merged.begin(), merged.end(), [&](const Influence& m) { return m.bone == t; });
+                if (same != merged.end()) {
+                    same->weight += inf.weight;
+                    ++report.merged_influences;
+                } else {
+                    merged.push_back({t, inf.weight});
+                }
+            }
+            list = std::move(merged);
+        }
+        mesh.skin.clear();
+    }
+    scene.skeleton = target;
+    return report;
+}
+
+}  // namespace mod::scene

@@ -1,0 +1,239 @@
+// Export through Assimp's glTF 2.0 and ASCII FBX writers (contract: export.hpp).
+#include "libmod/scene/export.hpp"
+
+#include "libmod/core/error.hpp"
+#include "libmod/core/file.hpp"
+#include "libmod/scene/validate.hpp"
+#include "libmod/scene/weights.hpp"
+#include "scene/assimp_util.hpp"
+#include "scene/gltf_writer.hpp"
+
+#include <assimp/Exporter.hpp>
+#include <assimp/material.h>
+#include <assimp/scene.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <thread>
+
+namespace mod::scene {
+namespace {
+
+namespace fs = std::filesystem;
+
+aiString ai_string(const std::string& s) { return aiString(s); }
+
+aiNode* new_node(const std::string& name, const Mat4& transform) {
+    auto* node = new aiNode(name);
+    node->mTransformation = to_ai(transform);
+    return node;
+}
+
+void attach_children(aiNode* parent, std::vector<aiNode*> children) {
+    if (children.empty()) return;
+    parent->mNumChildren = static_cast<unsigned>(children.size());
+    parent->mChildren = new aiNode*[children.size()];
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        children[i]->mParent = parent;
+        parent->mChildren[i] = children[i];
+    }
+}
+
+Vec3 cross(const Vec3& a, const Vec3& b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+// The mesh's processed weights (computed on the fly when the caller has not processed them).
+std::vector<SkinWeights> skin_of(const Mesh& mesh) {
+    if (!mesh.skin.empty() || mesh.influences.empty()) return mesh.skin;
+    Mesh copy;
+    copy.name = mesh.name;
+    copy.positions = mesh.positions;
+    copy.influences = mesh.influences;
+    WeightOptions options;
+    options.allow_unweighted = true;
+    process_weights(copy, options);
+    return copy.skin;
+}
+
+aiMesh* build_mesh(const Mesh& mesh, const Skeleton& skeleton) {
+    auto ai = std::make_unique<aiMesh>();
+    std::size_t n = mesh.vertex_count();
+    ai->mName = ai_string(mesh.name);
+    ai->mMaterialIndex = mesh.material;
+    ai->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    ai->mNumVertices = static_cast<unsigned>(n);
+    ai->mVertices = new aiVector3D[n];
+    ai->mNormals = new aiVector3D[n];
+    ai->mTangents = new aiVector3D[n];
+    ai->mBitangents = new aiVector3D[n];
+    for (int c = 0; c < 2; ++c) {
+        ai->mTextureCoords[c] = new aiVector3D[n];
+        ai->mNumUVComponents[c] = 2;
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+        const auto& p = mesh.positions[v];
+        const auto& nm = mesh.normals[v];
+        const auto& t = mesh.tangents[v];
+        ai->mVertices[v] = aiVector3D(p[0], p[1], p[2]);
+        ai->mNormals[v] = aiVector3D(nm[0], nm[1], nm[2]);
+        ai->mTangents[v] = aiVector3D(t[0], t[1], t[2]);
+        Vec3 b = cross(nm, {t[0], t[1], t[2]});
+        ai->mBitangents[v] = aiVector3D(b[0] * t[3], b[1] * t[3], b[2] * t[3]);
+        ai->mTextureCoords[0][v] = aiVector3D(mesh.uv0[v][0], mesh.uv0[v][1], 0);
+        ai->mTextureCoords[1][v] = aiVector3D(mesh.uv1[v][0], mesh.uv1[v][1], 0);
+    }
+    ai->mNumFaces = static_cast<unsigned>(mesh.triangles.size());
+    ai->mFaces = new aiFace[mesh.triangles.size()];
+    for (std::size_t f = 0; f < mesh.triangles.size(); ++f) {
+        ai->mFaces[f].mNumIndices = 3;
+        ai->mFaces[f].mIndices = new unsigned[3]{mesh.triangles[f][0], mesh.triangles[f][1], mesh.triangles[f][2]};
+    }
+    auto skin = skin_of(mesh);
+    if (!skeleton.bones.empty() && !skin.empty()) {
+        std::vector<std::vector<aiVertexWeight>> per_bone(skeleton.bones.size());
+        for (std::size_t v = 0; v < n; ++v)
+            for (std::size_t k = 0; k < skin[v].count; ++k)
+                per_bone[skin[v].bones[k]].push_back(
+                    aiVertexWeight(static_cast<unsigned>(v), static_cast<float>(skin[v].weights[k]) / 255.0f));
+        // Every joint of the skeleton is a bone of the mesh (even without weights), so the
+        // whole skeleton survives the round trip.
+        ai->mNumBones = static_cast<unsigned>(skeleton.bones.size());
+        ai->mBones = new aiBone*[skeleton.bones.size()];
+        for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
+            auto* bone = new aiBone();
+            bone->mName = ai_string(skeleton.bones[b].name);
+            bone->mOffsetMatrix = to_ai(skeleton.bones[b].inverse_bind);
+            bone->mNumWeights = static_cast<unsigned>(per_bone[b].size());
+            if (!per_bone[b].empty()) {
+                bone->mWeights = new aiVertexWeight[per_bone[b].size()];
+                std::copy(per_bone[b].begin(), per_bone[b].end(), bone->mWeights);
+            }
+            ai->mBones[b] = bone;
+        }
+    }
+    return ai.release();
+}
+
+std::unique_ptr<aiScene> build_scene(const Scene& scene) {
+    auto ai = std::make_unique<aiScene>();
+    ai->mRootNode = new aiNode("RootNode");
+    std::size_t material_count = std::max<std::size_t>(1, scene.materials.size());
+    ai->mNumMaterials = static_cast<unsigned>(material_count);
+    ai->mMaterials = new aiMaterial*[material_count];
+    for (std::size_t m = 0; m < material_count; ++m) {
+        ai->mMaterials[m] = new aiMaterial();
+        aiString name = ai_string(m < scene.materials.size() ? scene.materials[m] : "default");
+        ai->mMaterials[m]->AddProperty(&name, AI_MATKEY_NAME);
+    }
+    ai->mNumMeshes = static_cast<unsigned>(scene.meshes.size());
+    ai->mMeshes = new aiMesh*[scene.meshes.size()];
+    for (std::size_t m = 0; m < scene.meshes.size(); ++m) ai->mMeshes[m] = build_mesh(scene.meshes[m], scene.skeleton);
+
+    const auto& bones = scene.skeleton.bones;
+    std::vector<aiNode*> bone_nodes;
+    std::vector<std::vector<aiNode*>> children(bones.size());
+    std::vector<aiNode*> top;
+    for (const auto& b : bones) bone_nodes.push_back(new_node(b.name, b.local));
+    for (std::size_t b = 0; b < bones.size(); ++b) {
+        if (bones[b].parent < 0) top.push_back(bone_nodes[b]);
+        else children[bones[b].parent].push_back(bone_nodes[b]);
+    }
+    for (std::size_t b = 0; b < bones.size(); ++b) attach_children(bone_nodes[b], children[b]);
+    for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+        aiNode* node = new_node(scene.meshes[m].name.empty() ? "mesh" + std::to_string(m) : scene.meshes[m].name,
+                                identity_matrix);
+        node->mNumMeshes = 1;
+        node->mMeshes = new unsigned[1]{static_cast<unsigned>(m)};
+        top.push_back(node);
+    }
+    attach_children(ai->mRootNode, top);
+    return ai;
+}
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// A private folder for Assimp to write into before the atomic copy to the destination.
+class ScratchDir {
+public:
+    ScratchDir() {
+        static std::atomic<unsigned> counter{0};
+        auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+        path_ = fs::temp_directory_path() /
+                ("modkit-export-" + std::to_string(stamp) + "-" + std::to_string(counter++) + "-" +
+                 std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+        std::error_code ec;
+        fs::create_directories(path_, ec);
+        if (ec) throw Error(ErrorKind::io, "cannot create a scratch folder: " + ec.message(), path_.string());
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+}  // namespace
+
+ExportFormat export_format_for(const fs::path& path) {
+    std::string ext = lower(path.extension().string());
+    if (ext == ".glb") return ExportFormat::glb;
+    if (ext == ".gltf") return ExportFormat::gltf;
+    if (ext == ".fbx") return ExportFormat::fbx;
+    throw Error(ErrorKind::usage, "cannot export to '" + ext + "': use .glb, .gltf or .fbx", path.string());
+}
+
+void export_file(const Scene& scene, const fs::path& path, std::span<const fs::path> inputs) {
+    ExportFormat format = export_format_for(path);
+    ensure_distinct_output(path, inputs);
+    if (scene.meshes.empty()) throw Error(ErrorKind::format, "nothing to export: the scene has no mesh", path.string());
+    MeshCheckOptions check;
+    check.bone_count = scene.skeleton.bones.size();
+    check.allow_nan_normals = true;
+    for (const auto& mesh : scene.meshes) check_mesh(mesh, "mesh '" + mesh.name + "'", check);
+    {
+        // Parents in range and acyclic, so every bone node hangs under the root.
+        Skeleton probe = scene.skeleton;
+        try {
+            derive_bone_matrices(probe);
+        } catch (Error& e) {
+            e.set_file_if_empty(path.string());
+            throw;
+        }
+    }
+
+    if (format != ExportFormat::fbx) {
+        // Our own writer: Assimp's glTF exporter drops tangents and joins vertices ignoring weights.
+        std::vector<std::vector<SkinWeights>> skins;
+        for (const auto& mesh : scene.meshes) skins.push_back(skin_of(mesh));
+        if (format == ExportFormat::glb) {
+            write_file_atomic(path, pack_glb(write_gltf(scene, skins, {})), inputs);
+        } else {
+            fs::path bin = path;
+            bin.replace_extension(".bin");
+            ensure_distinct_output(bin, inputs);
+            GltfOutput out = write_gltf(scene, skins, bin.filename().string());
+            write_file_atomic(bin, out.bin, inputs);
+            write_file_atomic(path, std::string_view(out.json), inputs);
+        }
+        return;
+    }
+    auto ai = build_scene(scene);
+    ScratchDir scratch;
+    fs::path temp = scratch.path() / path.filename();
+    Assimp::Exporter exporter;
+    if (exporter.Export(ai.get(), "fbxa", temp.string()) != AI_SUCCESS)
+        throw Error(ErrorKind::format, std::string("Assimp cannot export the scene: ") + exporter.GetErrorString(),
+                    path.string());
+    write_file_atomic(path, read_file(temp), inputs);
+}
+
+}  // namespace mod::scene

@@ -1,0 +1,350 @@
+// glTF 2.0 / GLB writer (contract in gltf_writer.hpp).
+#include "scene/gltf_writer.hpp"
+
+#include "libmod/core/error.hpp"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+namespace mod::scene {
+namespace {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+constexpr unsigned gl_float = 5126, gl_unsigned_short = 5123, gl_unsigned_int = 5125;
+constexpr unsigned gl_array_buffer = 34962, gl_element_array_buffer = 34963;
+
+struct Accessor {
+    std::size_t view;
+    unsigned component;
+    std::size_t count;
+    const char* type;
+    std::vector<float> min, max;  // POSITION needs them
+};
+
+struct View {
+    std::size_t offset, length;
+    unsigned target;  // 0 = none
+};
+
+class Buffer {
+public:
+    // Appends raw little-endian data 4-byte aligned; returns the view index.
+    template <class T>
+    std::size_t add(const std::vector<T>& values, unsigned target) {
+        while (bytes_.size() % 4) bytes_.push_back(0);
+        std::size_t offset = bytes_.size();
+        std::size_t length = values.size() * sizeof(T);
+        bytes_.resize(offset + length);
+        if (length) std::memcpy(bytes_.data() + offset, values.data(), length);
+        views_.push_back({offset, length, target});
+        return views_.size() - 1;
+    }
+    Bytes& bytes() { return bytes_; }
+    const std::vector<View>& views() const { return views_; }
+
+private:
+    Bytes bytes_;
+    std::vector<View> views_;
+};
+
+static_assert(std::endian::native == std::endian::little, "the glTF buffer is written in host order");
+
+void write_floats(JsonWriter& w, const float* v, std::size_t n) {
+    w.StartArray();
+    for (std::size_t i = 0; i < n; ++i) w.Double(std::isfinite(v[i]) ? double(v[i]) : 0.0);
+    w.EndArray();
+}
+
+// glTF matrices are column-major.
+void write_matrix(JsonWriter& w, const Mat4& m) {
+    float cm[16];
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) cm[c * 4 + r] = m[r * 4 + c];
+    write_floats(w, cm, 16);
+}
+
+std::vector<float> column_major(const std::vector<Mat4>& ms) {
+    std::vector<float> out;
+    out.reserve(ms.size() * 16);
+    for (const auto& m : ms)
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 4; ++r) out.push_back(m[r * 4 + c]);
+    return out;
+}
+
+}  // namespace
+
+GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeights>>& skins,
+                      const std::string& buffer_uri) {
+    Buffer buffer;
+    std::vector<Accessor> accessors;
+    auto accessor = [&](std::size_t view, unsigned component, std::size_t count, const char* type) {
+        accessors.push_back({view, component, count, type, {}, {}});
+        return accessors.size() - 1;
+    };
+    const auto& bones = scene.skeleton.bones;
+    bool skinned = !bones.empty();
+
+    struct Primitive {
+        std::size_t position, normal, tangent, uv0, uv1, joints = SIZE_MAX, weights = SIZE_MAX, indices;
+        std::uint32_t material;
+    };
+    std::vector<Primitive> primitives;
+    for (std::size_t mi = 0; mi < scene.meshes.size(); ++mi) {
+        const Mesh& m = scene.meshes[mi];
+        std::size_t n = m.vertex_count();
+        Primitive p{};
+        p.material = m.material;
+        std::vector<float> pos, nrm, tan, uv0, uv1;
+        pos.reserve(n * 3);
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (std::size_t v = 0; v < n; ++v) {
+            for (int i = 0; i < 3; ++i) {
+                pos.push_back(m.positions[v][i]);
+                lo[i] = std::min(lo[i], m.positions[v][i]);
+                hi[i] = std::max(hi[i], m.positions[v][i]);
+                nrm.push_back(m.normals[v][i]);
+            }
+            for (int i = 0; i < 4; ++i) tan.push_back(m.tangents[v][i]);
+            uv0.push_back(m.uv0[v][0]);
+            uv0.push_back(1.0f - m.uv0[v][1]);
+            uv1.push_back(m.uv1[v][0]);
+            uv1.push_back(1.0f - m.uv1[v][1]);
+        }
+        p.position = accessor(buffer.add(pos, gl_array_buffer), gl_float, n, "VEC3");
+        if (n) {
+            accessors[p.position].min.assign(lo, lo + 3);
+            accessors[p.position].max.assign(hi, hi + 3);
+        }
+        p.normal = accessor(buffer.add(nrm, gl_array_buffer), gl_float, n, "VEC3");
+        p.tangent = accessor(buffer.add(tan, gl_array_buffer), gl_float, n, "VEC4");
+        p.uv0 = accessor(buffer.add(uv0, gl_array_buffer), gl_float, n, "VEC2");
+        p.uv1 = accessor(buffer.add(uv1, gl_array_buffer), gl_float, n, "VEC2");
+        if (skinned && mi < skins.size() && skins[mi].size() == n) {
+            std::vector<std::uint16_t> joints(n * 4, 0);
+            std::vector<float> weights(n * 4, 0.0f);
+            for (std::size_t v = 0; v < n; ++v)
+                for (std::size_t k = 0; k < skins[mi][v].count && k < 4; ++k) {
+                    joints[v * 4 + k] = static_cast<std::uint16_t>(skins[mi][v].bones[k]);
+                    weights[v * 4 + k] = float(skins[mi][v].weights[k]) / 255.0f;
+                }
+            p.joints = accessor(buffer.add(joints, gl_array_buffer), gl_unsigned_short, n, "VEC4");
+            p.weights = accessor(buffer.add(weights, gl_array_buffer), gl_float, n, "VEC4");
+        }
+        std::vector<std::uint32_t> indices;
+        indices.reserve(m.triangles.size() * 3);
+        for (const auto& t : m.triangles) indices.insert(indices.end(), t.begin(), t.end());
+        p.indices = accessor(buffer.add(indices, gl_element_array_buffer), gl_unsigned_int, indices.size(), "SCALAR");
+        primitives.push_back(p);
+    }
+    std::size_t inverse_binds = SIZE_MAX;
+    if (skinned) {
+        std::vector<Mat4> ibm;
+        for (const auto& b : bones) ibm.push_back(b.inverse_bind);
+        inverse_binds = accessor(buffer.add(column_major(ibm), 0), gl_float, bones.size(), "MAT4");
+    }
+    while (buffer.bytes().size() % 4) buffer.bytes().push_back(0);
+
+    rapidjson::StringBuffer sb;
+    JsonWriter w(sb);
+    w.StartObject();
+    w.Key("asset");
+    w.StartObject();
+    w.Key("version");
+    w.String("2.0");
+    w.Key("generator");
+    w.String("modkit scene export");
+    w.EndObject();
+    // Nodes: bones first (node i = bone i), then one node per mesh.
+    std::vector<std::vector<std::size_t>> children(bones.size());
+    std::vector<std::size_t> roots;
+    for (std::size_t b = 0; b < bones.size(); ++b) {
+        if (bones[b].parent < 0) roots.push_back(b);
+        else children[bones[b].parent].push_back(b);
+    }
+    for (std::size_t m = 0; m < scene.meshes.size(); ++m) roots.push_back(bones.size() + m);
+    w.Key("scene");
+    w.Uint(0);
+    w.Key("scenes");
+    w.StartArray();
+    w.StartObject();
+    w.Key("nodes");
+    w.StartArray();
+    for (auto r : roots) w.Uint64(r);
+    w.EndArray();
+    w.EndObject();
+    w.EndArray();
+    w.Key("nodes");
+    w.StartArray();
+    for (std::size_t b = 0; b < bones.size(); ++b) {
+        w.StartObject();
+        w.Key("name");
+        w.String(bones[b].name.c_str());
+        if (bones[b].local != identity_matrix) {
+            w.Key("matrix");
+            write_matrix(w, bones[b].local);
+        }
+        if (!children[b].empty()) {
+            w.Key("children");
+            w.StartArray();
+            for (auto c : children[b]) w.Uint64(c);
+            w.EndArray();
+        }
+        w.EndObject();
+    }
+    for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+        w.StartObject();
+        w.Key("name");
+        w.String(scene.meshes[m].name.empty() ? ("mesh" + std::to_string(m)).c_str() : scene.meshes[m].name.c_str());
+        w.Key("mesh");
+        w.Uint64(m);
+        if (primitives[m].joints != SIZE_MAX) {
+            w.Key("skin");
+            w.Uint(0);
+        }
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("meshes");
+    w.StartArray();
+    for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+        const Primitive& p = primitives[m];
+        w.StartObject();
+        w.Key("name");
+        w.String(scene.meshes[m].name.c_str());
+        w.Key("primitives");
+        w.StartArray();
+        w.StartObject();
+        w.Key("attributes");
+        w.StartObject();
+        w.Key("POSITION");
+        w.Uint64(p.position);
+        w.Key("NORMAL");
+        w.Uint64(p.normal);
+        w.Key("TANGENT");
+        w.Uint64(p.tangent);
+        w.Key("TEXCOORD_0");
+        w.Uint64(p.uv0);
+        w.Key("TEXCOORD_1");
+        w.Uint64(p.uv1);
+        if (p.joints != SIZE_MAX) {
+            w.Key("JOINTS_0");
+            w.Uint64(p.joints);
+            w.Key("WEIGHTS_0");
+            w.Uint64(p.weights);
+        }
+        w.EndObject();
+        w.Key("indices");
+        w.Uint64(p.indices);
+        w.Key("material");
+        w.Uint(p.material);
+        w.Key("mode");
+        w.Uint(4);
+        w.EndObject();
+        w.EndArray();
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("materials");
+    w.StartArray();
+    std::size_t material_count = scene.materials.size();
+    for (const auto& m : scene.meshes) material_count = std::max<std::size_t>(material_count, m.material + 1);
+    for (std::size_t i = 0; i < material_count; ++i) {
+        w.StartObject();
+        w.Key("name");
+        w.String(i < scene.materials.size() ? scene.materials[i].c_str() : ("material" + std::to_string(i)).c_str());
+        w.EndObject();
+    }
+    w.EndArray();
+    if (skinned) {
+        w.Key("skins");
+        w.StartArray();
+        w.StartObject();
+        w.Key("joints");
+        w.StartArray();
+        for (std::size_t b = 0; b < bones.size(); ++b) w.Uint64(b);
+        w.EndArray();
+        w.Key("inverseBindMatrices");
+        w.Uint64(inverse_binds);
+        w.EndObject();
+        w.EndArray();
+    }
+    w.Key("accessors");
+    w.StartArray();
+    for (const auto& a : accessors) {
+        w.StartObject();
+        w.Key("bufferView");
+        w.Uint64(a.view);
+        w.Key("componentType");
+        w.Uint(a.component);
+        w.Key("count");
+        w.Uint64(a.count);
+        w.Key("type");
+        w.String(a.type);
+        if (!a.min.empty()) {
+            w.Key("min");
+            write_floats(w, a.min.data(), a.min.size());
+            w.Key("max");
+            write_floats(w, a.max.data(), a.max.size());
+        }
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("bufferViews");
+    w.StartArray();
+    for (const auto& v : buffer.views()) {
+        w.StartObject();
+        w.Key("buffer");
+        w.Uint(0);
+        w.Key("byteOffset");
+        w.Uint64(v.offset);
+        w.Key("byteLength");
+        w.Uint64(v.length);
+        if (v.target) {
+            w.Key("target");
+            w.Uint(v.target);
+        }
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("buffers");
+    w.StartArray();
+    w.StartObject();
+    w.Key("byteLength");
+    w.Uint64(buffer.bytes().size());
+    if (!buffer_uri.empty()) {
+        w.Key("uri");
+        w.String(buffer_uri.c_str());
+    }
+    w.EndObject();
+    w.EndArray();
+    w.EndObject();
+    return {std::string(sb.GetString(), sb.GetSize()), std::move(buffer.bytes())};
+}
+
+Bytes pack_glb(const GltfOutput& gltf) {
+    std::string json = gltf.json;
+    while (json.size() % 4) json.push_back(' ');
+    Bytes bin = gltf.bin;
+    while (bin.size() % 4) bin.push_back(0);
+    std::uint64_t total = 12 + 8 + json.size() + 8 + bin.size();
+    if (total > 0xFFFFFFFFu) throw Error(ErrorKind::limit, "the GLB would exceed 4 GiB");
+    ByteWriter out(Endian::little);
+    out.u32(0x46546C67);  // "glTF"
+    out.u32(2);
+    out.u32(static_cast<std::uint32_t>(total));
+    out.u32(static_cast<std::uint32_t>(json.size()));
+    out.u32(0x4E4F534A);  // "JSON"
+    out.string(json);
+    out.u32(static_cast<std::uint32_t>(bin.size()));
+    out.u32(0x004E4942);  // "BIN\0"
+    out.bytes(bin);
+    return out.take();
+}
+
+}  // namespace mod::scene

@@ -1,0 +1,33 @@
+#pragma once
+// Our glTF 2.0 writer (private to the scene layer). Assimp 5.2.5's glTF exporter cannot be
+// used for editable round trips: it never writes TANGENT and it forces JoinIdenticalVertices,
+// which merges vertices that differ only in their weights (doc/formats/scene-import.md).
+//
+// Layout written: one node per skeleton bone (local matrix, children as the parents say, roots
+// under the scene), one node per mesh (identity, with the skin), one skin listing every bone
+// in skeleton order (JOINTS_0 values are skeleton bone indices; inverseBindMatrices =
+// Bone::inverse_bind), one primitive per mesh with POSITION, NORMAL, TANGENT (w = sign),
+// TEXCOORD_0/1, JOINTS_0 (u16), WEIGHTS_0 (weight bytes / 255) and u32 indices, vertices in
+// mesh order. glTF's V axis points down, so V is written as 1 - v (the importers, Assimp's
+// included, flip it back).
+
+#include "libmod/core/bytes.hpp"
+#include "libmod/scene/model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mod::scene {
+
+// `skins[m]` are the processed weights of scene.meshes[m] (empty for an unskinned mesh).
+struct GltfOutput {
+    std::string json;
+    Bytes bin;
+};
+// buffer_uri empty: GLB layout (the buffer has no uri); otherwise the .bin file's name.
+GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeights>>& skins,
+                      const std::string& buffer_uri);
+// The GLB container of a write_gltf("") result.
+Bytes pack_glb(const GltfOutput& gltf);
+
+}  // namespace mod::scene

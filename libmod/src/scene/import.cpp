@@ -1,0 +1,460 @@
+// Assimp import into the neutral skinned scene (contract: libmod/scene/import.hpp; rationale and
+// Assimp 5.2.5 traps: doc/formats/scene-import.md).
+#include "libmod/scene/import.hpp"
+
+#include "libmod/core/error.hpp"
+#include "scene/assimp_util.hpp"
+#include "scene/tangents.hpp"
+
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+namespace mod::scene {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Never LimitBoneWeights (deletes bones, renormalises only trimmed vertices), never
+// JoinIdenticalVertices (ignores weights), never GlobalScale (we convert units explicitly).
+constexpr unsigned import_flags = aiProcess_Triangulate | aiProcess_ValidateDataStructure |
+                                  aiProcess_SortByPType | aiProcess_GenSmoothNormals;
+
+void configure(Assimp::Importer& importer) {
+    // Pivots would otherwise become "<name>_$AssimpFbx$_..." helper nodes between bones.
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_ANIMATIONS, false);
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_CAMERAS, false);
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_LIGHTS, false);
+    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+}
+
+std::string lower_extension(std::string_view name) {
+    std::string ext = fs::path(std::string(name)).extension().string();
+    if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
+    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+bool all_finite(const Vec3& v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+
+Vec3 normalized(const Vec3& v) {
+    double l = std::sqrt(double(v[0]) * v[0] + double(v[1]) * v[1] + double(v[2]) * v[2]);
+    if (!(l > 0) || !std::isfinite(l)) return v;
+    return {static_cast<float>(v[0] / l), static_cast<float>(v[1] / l), static_cast<float>(v[2] / l)};
+}
+
+Vec3 cross(const Vec3& a, const Vec3& b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+double dot(const Vec3& a, const Vec3& b) { return double(a[0]) * b[0] + double(a[1]) * b[1] + double(a[2]) * b[2]; }
+
+// Inverse transpose of the 3x3 part (as a Mat4 with zero translation), for normals.
+Mat4 normal_matrix(const Mat4& m) {
+    Mat4 linear = m;
+    linear[3] = linear[7] = linear[11] = 0;
+    Mat4 inv = inverse(linear, "mesh transform");
+    Mat4 t{};
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) t[r * 4 + c] = inv[c * 4 + r];
+    return t;
+}
+
+double determinant3(const Mat4& m) {
+    return double(m[0]) * (double(m[5]) * m[10] - double(m[6]) * m[9]) -
+           double(m[1]) * (double(m[4]) * m[10] - double(m[6]) * m[8]) +
+           double(m[2]) * (double(m[4]) * m[9] - double(m[5]) * m[8]);
+}
+
+float max_abs_difference(const Mat4& a, const Mat4& b) {
+    float d = 0;
+    for (int i = 0; i < 16; ++i) d = std::max(d, std::abs(a[i] - b[i]));
+    return d;
+}
+
+// The node tree, flattened in depth-first pre-order (parents before children).
+struct FlatNode {
+    const aiNode* node;
+    std::int32_t parent;
+    Mat4 global;
+};
+
+std::vector<FlatNode> flatten(const aiNode* root) {
+    std::vector<FlatNode> out;
+    std::vector<std::pair<const aiNode*, std::int32_t>> stack{{root, -1}};
+    while (!stack.empty()) {
+        auto [node, parent] = stack.back();
+        stack.pop_back();
+        Mat4 local = to_mat4(node->mTransformation);
+        Mat4 global = parent < 0 ? local : multiply(out[parent].global, local);
+        auto index = static_cast<std::int32_t>(out.size());
+        out.push_back({node, parent, global});
+        for (unsigned c = node->mNumChildren; c-- > 0;) stack.push_back({node->mChildren[c], index});
+    }
+    return out;
+}
+
+class Builder {
+public:
+    Builder(const aiScene& ai, std::string source, const ImportOptions& options)
+        : ai_(ai), options_(options), nodes_(flatten(ai.mRootNode)) {
+        scene_.source = std::move(source);
+        scene_.format = lower_extension(scene_.source);
+    }
+
+    Scene build() {
+        read_metadata();
+        read_materials();
+        find_bone_nodes();
+        build_skeleton();
+        conversion_ = conversion_matrix();
+        convert_skeleton();
+        build_meshes();
+        if (scene_.meshes.empty()) fail("the file holds no triangle mesh");
+        return std::move(scene_);
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& message) const {
+        throw Error(ErrorKind::format, message, scene_.source);
+    }
+
+    void read_metadata() {
+        const aiMetadata* meta = ai_.mMetaData;
+        if (scene_.format == "gltf" || scene_.format == "glb") {
+            // glTF 2.0 fixes metres and +Y up.
+            scene_.file_unit_metres = 1.0;
+            scene_.file_up_axis = std::pair{1, 1};
+        } else if (scene_.format == "dae") {
+            // Assimp's Collada importer applies <unit> to the root node itself.
+            scene_.file_unit_metres = 1.0;
+        }
+        if (!meta) return;
+        // FBX stores UnitScaleFactor (centimetres per unit) as a float in Assimp 5.2.5.
+        float f = 0;
+        double d = 0;
+        if (meta->Get("UnitScaleFactor", f) && f > 0 && std::isfinite(f))
+            scene_.file_unit_metres = double(f) / 100.0;
+        else if (meta->Get("UnitScaleFactor", d) && d > 0 && std::isfinite(d))
+            scene_.file_unit_metres = d / 100.0;
+        std::int32_t up = 0, up_sign = 0;
+        if (meta->Get("UpAxis", up) && meta->Get("UpAxisSign", up_sign) && up >= 0 && up <= 2)
+            scene_.file_up_axis = std::pair{int(up), up_sign < 0 ? -1 : 1};
+    }
+
+    void read_materials() {
+        for (unsigned i = 0; i < ai_.mNumMaterials; ++i) {
+            aiString name;
+            if (ai_.mMaterials[i]->Get(AI_MATKEY_NAME, name) != AI_SUCCESS) name = aiString("material" + std::to_string(i));
+            scene_.materials.emplace_back(name.C_Str());
+        }
+    }
+
+    // Bone names used by any mesh, each resolved to one node (a node without meshes first).
+    void find_bone_nodes() {
+        std::unordered_map<std::string, std::int32_t> first_node;
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            std::string n = nodes_[i].node->mName.C_Str();
+            auto it = first_node.find(n);
+            if (it == first_node.end() || (nodes_[it->second].node->mNumMeshes > 0 && nodes_[i].node->mNumMeshes == 0))
+                first_node[n] = static_cast<std::int32_t>(i);
+        }
+        is_bone_node_.assign(nodes_.size(), false);
+        for (unsigned m = 0; m < ai_.mNumMeshes; ++m) {
+            const aiMesh* mesh = ai_.mMeshes[m];
+            for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+                std::string n = mesh->mBones[b]->mName.C_Str();
+                auto it = first_node.find(n);
+                if (it == first_node.end())
+                    fail("bone '" + n + "' of mesh '" + mesh->mName.C_Str() + "' has no node in the scene tree");
+                bone_node_of_name_[n] = it->second;
+                is_bone_node_[it->second] = true;
+            }
+        }
+    }
+
+    bool has_bones() const { return !bone_node_of_name_.empty(); }
+
+    // Skeleton roots: the lowest common ancestor of the bone nodes, or (when that node also
+    // holds or leads to a mesh) the topmost nodes below it that lead to bones without leading
+    // to meshes.
+    void build_skeleton() {
+        if (!has_bones()) return;
+        std::vector<bool> leads_to_mesh(nodes_.size(), false), leads_to_bone(nodes_.size(), false);
+        for (std::size_t i = nodes_.size(); i-- > 0;) {
+            if (nodes_[i].node->mNumMeshes > 0) leads_to_mesh[i] = true;
+            if (is_bone_node_[i]) leads_to_bone[i] = true;
+            if (nodes_[i].parent >= 0) {
+                if (leads_to_mesh[i]) leads_to_mesh[nodes_[i].parent] = true;
+                if (leads_to_bone[i]) leads_to_bone[nodes_[i].parent] = true;
+            }
+        }
+        std::int32_t lca = -1;
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            if (is_bone_node_[i]) lca = lca < 0 ? static_cast<std::int32_t>(i) : common_ancestor(lca, static_cast<std::int32_t>(i));
+        std::vector<bool> included(nodes_.size(), false);
+        std::vector<std::int32_t> stack{lca};
+        while (!stack.empty()) {
+            std::int32_t n = stack.back();
+            stack.pop_back();
+            if (is_bone_node_[n] || !leads_to_mesh[n]) {
+                include_subtree(n, included);
+                continue;
+            }
+            for (std::size_t i = n + 1; i < nodes_.size(); ++i)
+                if (nodes_[i].parent == n && leads_to_bone[i]) stack.push_back(static_cast<std::int32_t>(i));
+        }
+        std::vector<std::int32_t> bone_of_node(nodes_.size(), -1);
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            if (!included[i]) continue;
+            Bone bone;
+            bone.name = nodes_[i].node->mName.C_Str();
+            for (std::int32_t p = nodes_[i].parent; p >= 0; p = nodes_[p].parent)
+                if (bone_of_node[p] >= 0) {
+                    bone.parent = bone_of_node[p];
+                    break;
+                }
+            if (scene_.skeleton.find(bone.name))
+                fail("two skeleton nodes are called '" + bone.name + "'; bone names must be unique");
+            bone_of_node[i] = static_cast<std::int32_t>(scene_.skeleton.bones.size());
+            node_of_bone_.push_back(static_cast<std::int32_t>(i));
+            scene_.skeleton.bones.push_back(std::move(bone));
+        }
+        for (std::size_t b = 0; b < scene_.skeleton.bones.size(); ++b)
+            bone_index_[scene_.skeleton.bones[b].name] = static_cast<std::uint32_t>(b);
+        bind_from_offsets();
+    }
+
+    std::int32_t common_ancestor(std::int32_t a, std::int32_t b) const {
+        // Pre-order indices: a parent always has a smaller index than its children.
+        while (a != b) {
+            if (a > b) a = nodes_[a].parent;
+            else b = nodes_[b].parent;
+        }
+        return a;
+    }
+
+    void include_subtree(std::int32_t root, std::vector<bool>& included) const {
+        // Nodes carrying meshes are not joints, unless a mesh bone names them.
+        std::vector<bool> inside(nodes_.size(), false);
+        inside[root] = true;
+        for (std::size_t i = root; i < nodes_.size(); ++i) {
+            if (i != static_cast<std::size_t>(root)) {
+                if (nodes_[i].parent < 0 || !inside[nodes_[i].parent]) continue;
+                inside[i] = true;
+            }
+            if (nodes_[i].node->mNumMeshes == 0 || is_bone_node_[i]) included[i] = true;
+        }
+    }
+
+    // bind = global(mesh node) * inverse(offset) for bones that skin something; the node pose
+    // (relative to the parent's bind) for the others.
+    void bind_from_offsets() {
+        auto& bones = scene_.skeleton.bones;
+        std::vector<bool> from_offset(bones.size(), false);
+        for (std::size_t n = 0; n < nodes_.size(); ++n) {
+            const aiNode* node = nodes_[n].node;
+            for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+                const aiMesh* mesh = ai_.mMeshes[node->mMeshes[k]];
+                for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+                    std::uint32_t index = bone_index_.at(mesh->mBones[b]->mName.C_Str());
+                    if (from_offset[index]) continue;
+                    Mat4 offset = to_mat4(mesh->mBones[b]->mOffsetMatrix);
+                    bones[index].bind = multiply(nodes_[n].global,
+                                                 inverse(offset, "offset matrix of bone '" + bones[index].name + "'"));
+                    from_offset[index] = true;
+                }
+            }
+        }
+        std::size_t disagreements = 0;
+        std::string first;
+        for (std::size_t b = 0; b < bones.size(); ++b) {
+            const Mat4& node_global = nodes_[node_of_bone_[b]].global;
+            if (!from_offset[b]) {
+                bones[b].bind = bones[b].parent < 0
+                                    ? node_global
+                                    : multiply(bones[bones[b].parent].bind, to_mat4(nodes_[node_of_bone_[b]].node->mTransformation));
+                continue;
+            }
+            float magnitude = 1;
+            for (float v : node_global) magnitude = std::max(magnitude, std::abs(v));
+            if (max_abs_difference(bones[b].bind, node_global) > 1e-3f * magnitude) {
+                if (disagreements++ == 0) first = bones[b].name;
+            }
+        }
+        if (disagreements)
+            scene_.warnings.push_back(std::to_string(disagreements) +
+                                      " bone(s) have a bind matrix (from the skin) that differs from their node "
+                                      "pose, first '" + first + "'; the file was probably not saved in bind pose");
+    }
+
+    Mat4 conversion_matrix() const {
+        double s = options_.scale;
+        if (options_.units == Units::metres) s *= scene_.file_unit_metres.value_or(1.0);
+        if (!(s > 0) || !std::isfinite(s))
+            throw Error(ErrorKind::usage, "the scale factor must be positive and finite", scene_.source);
+        Mat4 m = options_.axes.matrix();
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) m[r * 4 + c] = static_cast<float>(m[r * 4 + c] * s);
+        return m;
+    }
+
+    void convert_skeleton() {
+        if (conversion_ == identity_matrix) {
+            derive_bone_matrices(scene_.skeleton);
+            return;
+        }
+        Mat4 inv = inverse(conversion_, "unit/axis conversion");
+        for (auto& b : scene_.skeleton.bones) b.bind = multiply(multiply(conversion_, b.bind), inv);
+        derive_bone_matrices(scene_.skeleton);
+    }
+
+    void build_meshes() {
+        for (std::size_t n = 0; n < nodes_.size(); ++n) {
+            const aiNode* node = nodes_[n].node;
+            for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+                const aiMesh* mesh = ai_.mMeshes[node->mMeshes[k]];
+                if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
+                if (mesh->mNumBones == 0 && !options_.allow_unskinned)
+                    fail(std::string("mesh '") + mesh->mName.C_Str() + "' has no bones, and a skinned mesh is required");
+                scene_.meshes.push_back(convert_mesh(*mesh, node, multiply(conversion_, nodes_[n].global)));
+            }
+        }
+    }
+
+    Mesh convert_mesh(const aiMesh& in, const aiNode* node, const Mat4& transform) {
+        Mesh out;
+        out.name = in.mName.length ? in.mName.C_Str() : node->mName.C_Str();
+        out.material = in.mMaterialIndex;
+        std::size_t n = in.mNumVertices;
+        bool identity = transform == identity_matrix;
+        Mat4 normal_m = identity ? identity_matrix : normal_matrix(transform);
+        bool flip = determinant3(transform) < 0;
+        out.positions.resize(n);
+        out.normals.assign(n, Vec3{0, 0, 0});
+        for (std::size_t v = 0; v < n; ++v) {
+            Vec3 p = to_vec3(in.mVertices[v]);
+            if (!all_finite(p))
+                fail("mesh '" + out.name + "' vertex " + std::to_string(v) + " has a non-finite position");
+            out.positions[v] = identity ? p : transform_point(transform, p);
+            if (in.mNormals) {
+                Vec3 nrm = to_vec3(in.mNormals[v]);
+                out.normals[v] = identity || !all_finite(nrm) ? nrm : normalized(transform_direction(normal_m, nrm));
+            }
+        }
+        read_uvs(in, out);
+        if (in.mTangents && in.mBitangents) {
+            out.tangents.resize(n);
+            for (std::size_t v = 0; v < n; ++v) {
+                Vec3 t = to_vec3(in.mTangents[v]), b = to_vec3(in.mBitangents[v]);
+                if (!identity) {
+                    t = normalized(transform_direction(transform, t));
+                    b = transform_direction(transform, b);
+                }
+                float sign = dot(cross(out.normals[v], t), b) < 0 ? -1.0f : 1.0f;
+                out.tangents[v] = {t[0], t[1], t[2], sign};
+            }
+        }
+        out.triangles.reserve(in.mNumFaces);
+        for (unsigned f = 0; f < in.mNumFaces; ++f) {
+            const aiFace& face = in.mFaces[f];
+            if (face.mNumIndices != 3) continue;
+            std::array<std::uint32_t, 3> tri{face.mIndices[0], face.mIndices[1], face.mIndices[2]};
+            if (flip) std::swap(tri[1], tri[2]);
+            out.triangles.push_back(tri);
+        }
+        if (out.tangents.empty()) out.tangents = generate_tangents(out.positions, out.normals, out.uv0, out.triangles);
+        read_influences(in, out);
+        return out;
+    }
+
+    void read_uvs(const aiMesh& in, Mesh& out) const {
+        std::size_t n = in.mNumVertices;
+        auto channel = [&](unsigned c) {
+            std::vector<Vec2> uv(n);
+            for (std::size_t v = 0; v < n; ++v) uv[v] = {in.mTextureCoords[c][v].x, in.mTextureCoords[c][v].y};
+            return uv;
+        };
+        out.uv0 = in.HasTextureCoords(0) ? channel(0) : std::vector<Vec2>(n, Vec2{0, 0});
+        if (in.HasTextureCoords(1)) out.uv1 = channel(1);
+        else if (options_.second_uv == SecondUv::copy_first) out.uv1 = out.uv0;
+        else out.uv1.assign(n, Vec2{0, 0});
+    }
+
+    void read_influences(const aiMesh& in, Mesh& out) const {
+        if (!has_bones()) return;
+        out.influences.assign(in.mNumVertices, {});
+        for (unsigned b = 0; b < in.mNumBones; ++b) {
+            const aiBone* bone = in.mBones[b];
+            std::uint32_t index = bone_index_.at(bone->mName.C_Str());
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                const aiVertexWeight& vw = bone->mWeights[w];
+                if (vw.mVertexId >= in.mNumVertices)
+                    fail("bone '" + std::string(bone->mName.C_Str()) + "' weights vertex " + std::to_string(vw.mVertexId) +
+                         " of mesh '" + out.name + "', which has " + std::to_string(in.mNumVertices));
+                out.influences[vw.mVertexId].push_back({index, vw.mWeight});
+            }
+        }
+    }
+
+    const aiScene& ai_;
+    const ImportOptions& options_;
+    std::vector<FlatNode> nodes_;
+    Scene scene_;
+    std::vector<bool> is_bone_node_;
+    std::map<std::string, std::int32_t> bone_node_of_name_;
+    std::vector<std::int32_t> node_of_bone_;
+    std::unordered_map<std::string, std::uint32_t> bone_index_;
+    Mat4 conversion_ = identity_matrix;
+};
+
+Scene convert(const aiScene* ai, Assimp::Importer& importer, std::string name, const ImportOptions& options) {
+    if (!ai || !ai->mRootNode)
+        throw Error(ErrorKind::format, std::string("Assimp cannot read it: ") + importer.GetErrorString(), name);
+    try {
+        return Builder(*ai, name, options).build();
+    } catch (Error& e) {
+        e.set_file_if_empty(name);
+        throw;
+    }
+}
+
+}  // namespace
+
+Scene import_file(const fs::path& path, const ImportOptions& options) {
+    std::error_code ec;
+    auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) throw Error(ErrorKind::io, "cannot read: no such file", path.string());
+    if (!fs::is_regular_file(status)) throw Error(ErrorKind::io, "cannot read: not a regular file", path.string());
+    auto size = fs::file_size(path, ec);
+    if (ec) throw Error(ErrorKind::io, "cannot read: " + ec.message(), path.string());
+    if (size > options.max_input_bytes)
+        throw Error(ErrorKind::limit, "file of " + std::to_string(size) + " bytes exceeds the import limit of " +
+                                          std::to_string(options.max_input_bytes), path.string());
+    Assimp::Importer importer;
+    configure(importer);
+    // ReadFile (not from memory) so that glTF files find their .bin and images beside them.
+    const aiScene* ai = importer.ReadFile(path.string(), import_flags);
+    return convert(ai, importer, path.string(), options);
+}
+
+Scene import_memory(ByteView data, std::string_view name, const ImportOptions& options) {
+    if (data.size() > options.max_input_bytes)
+        throw Error(ErrorKind::limit, "data of " + std::to_string(data.size()) + " bytes exceeds the import limit",
+                    std::string(name));
+    if (data.empty()) throw Error(ErrorKind::format, "empty input", std::string(name));
+    Assimp::Importer importer;
+    configure(importer);
+    std::string hint = lower_extension(name);
+    const aiScene* ai = importer.ReadFileFromMemory(data.data(), data.size(), import_flags, hint.c_str());
+    return convert(ai, importer, std::string(name), options);
+}
+
+}  // namespace mod::scene

@@ -1,0 +1,158 @@
+// Top-N selection, renormalisation and largest-remainder quantisation (contract: weights.hpp).
+#include "libmod/scene/weights.hpp"
+
+#include "libmod/core/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mod::scene {
+namespace {
+
+// Names a vertex in messages, built only when a message is needed.
+struct Where {
+    std::string_view text;       // used when mesh is null
+    const std::string* mesh = nullptr;
+    std::size_t vertex = 0;
+    std::string str() const {
+        if (!mesh) return text.empty() ? std::string("vertex") : std::string(text);
+        return "mesh '" + *mesh + "' vertex " + std::to_string(vertex);
+    }
+};
+
+struct Slot {
+    std::uint32_t bone;
+    double weight;
+};
+
+// Step 1: merged, positive, finite entries (sorted by bone so merging is order-independent).
+std::vector<Slot> positive_entries(std::span<const Influence> influences, const Where& where) {
+    std::vector<Slot> slots;
+    slots.reserve(influences.size());
+    for (const auto& inf : influences) {
+        if (!std::isfinite(inf.weight) || inf.weight < 0)
+            throw Error(ErrorKind::format, where.str() + ": bone " + std::to_string(inf.bone) +
+                                               " has weight " + std::to_string(inf.weight) +
+                                               " (weights must be finite and not negative)");
+        if (inf.weight > 0) slots.push_back({inf.bone, inf.weight});
+    }
+    std::sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) { return a.bone < b.bone; });
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+        if (out > 0 && slots[out - 1].bone == slots[i].bone) slots[out - 1].weight += slots[i].weight;
+        else slots[out++] = slots[i];
+    }
+    slots.resize(out);
+    return slots;
+}
+
+SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, const Where& where,
+                     WeightReport* report) {
+    if (options.max_influences < 1 || options.max_influences > max_skin_influences)
+        throw Error(ErrorKind::usage, "max_influences must be 1 to 4");
+    SkinWeights out;
+    std::size_t positive = slots.size();
+    if (report) {
+        ++report->source_histogram[std::min<std::size_t>(positive, 8)];
+        if (positive > options.max_influences) ++report->trimmed_vertices;
+    }
+    if (slots.empty()) {
+        if (!options.allow_unweighted)
+            throw Error(ErrorKind::format, where.str() + " has no positive bone weight");
+        if (report) ++report->histogram[0];
+        return out;
+    }
+    // Step 2: largest first, lower bone index on ties.
+    std::sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) {
+        return a.weight != b.weight ? a.weight > b.weight : a.bone < b.bone;
+    });
+    std::size_t keep = std::min(slots.size(), options.max_influences);
+    // Step 3.
+    double sum = 0;
+    for (std::size_t i = 0; i < keep; ++i) sum += slots[i].weight;
+    if (report) {
+        double all = 0;
+        for (const auto& s : slots) all += s.weight;
+        if (std::abs(all - 1.0) > 1e-6) ++report->renormalised_vertices;
+    }
+    // Step 4: floor, then the missing units to the largest remainders (earlier slot on ties).
+    std::array<unsigned, 4> units{};
+    std::array<double, 4> remainder{};
+    unsigned total = 0;
+    for (std::size_t i = 0; i < keep; ++i) {
+        double scaled = slots[i].weight / sum * 255.0;
+        units[i] = static_cast<unsigned>(std::min(255.0, std::floor(scaled)));
+        remainder[i] = scaled - units[i];
+        total += units[i];
+    }
+    std::array<std::size_t, 4> order{0, 1, 2, 3};
+    std::stable_sort(order.begin(), order.begin() + keep,
+                     [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
+    for (std::size_t k = 0; total < 255; k = (k + 1) % keep) {
+        ++units[order[k]];
+        ++total;
+    }
+    // Step 5.
+    std::array<Slot, 4> kept{};
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < keep; ++i) {
+        if (units[i] == 0) {
+            if (report) ++report->dropped_by_rounding;
+            continue;
+        }
+        kept[count++] = {slots[i].bone, double(units[i])};
+    }
+    // Insertion sort of at most 4 slots: weight descending, then bone ascending.
+    for (std::size_t i = 1; i < count; ++i)
+        for (std::size_t j = i; j > 0; --j) {
+            const Slot& a = kept[j - 1];
+            const Slot& b = kept[j];
+            if (a.weight > b.weight || (a.weight == b.weight && a.bone < b.bone)) break;
+            std::swap(kept[j - 1], kept[j]);
+        }
+    out.count = static_cast<std::uint8_t>(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        out.bones[i] = kept[i].bone;
+        out.weights[i] = static_cast<std::uint8_t>(kept[i].weight);
+    }
+    if (report) ++report->histogram[count];
+    return out;
+}
+
+}  // namespace
+
+SkinWeights quantise_influences(std::span<const Influence> influences, const WeightOptions& options,
+                                std::string_view where) {
+    Where w{where};
+    auto slots = positive_entries(influences, w);
+    return quantise(slots, options, w, nullptr);
+}
+
+void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* report) {
+    std::size_t n = mesh.vertex_count();
+    if (mesh.influences.size() != n)
+        throw Error(ErrorKind::format, "mesh '" + mesh.name + "' has " + std::to_string(mesh.influences.size()) +
+                                           " influence lists for " + std::to_string(n) + " vertices");
+    std::vector<SkinWeights> skin(n);
+    for (std::size_t v = 0; v < n; ++v) {
+        Where where{{}, &mesh.name, v};
+        auto slots = positive_entries(mesh.influences[v], where);
+        skin[v] = quantise(slots, options, where, report);
+    }
+    mesh.skin = std::move(skin);
+}
+
+WeightReport process_weights(Scene& scene, const WeightOptions& options) {
+    WeightReport report;
+    for (auto& mesh : scene.meshes) {
+        try {
+            process_weights(mesh, options, &report);
+        } catch (Error& e) {
+            e.set_file_if_empty(scene.source);
+            throw;
+        }
+    }
+    return report;
+}
+
+}  // namespace mod::scene
