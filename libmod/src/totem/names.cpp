@@ -57,7 +57,8 @@ NameTable NameTable::parse(const ByteReader& text) {
             newline_known = true;
         }
         std::string_view line(reinterpret_cast<const char*>(data.data() + pos), content_end - pos);
-        std::string path = "names.line[" + std::to_string(line_no) + "]";
+        const std::string path = index_path(".line", line_no);
+        const std::string where = join_path(text.path().empty() ? "names" : text.path(), path);
         std::size_t sp = 0;
         while (sp < line.size() && !is_space(line[sp])) ++sp;
         if (sp == line.size())
@@ -72,10 +73,10 @@ NameTable NameTable::parse(const ByteReader& text) {
             text.fail_at_path(pos + sp + 1, path, "name is not enclosed in double quotes");
         NameEntry e{id, std::string(quoted.substr(1, quoted.size() - 2)), text.absolute(pos)};
         if (name_id(e.name) != id)
-            t.findings_.push_back(path + ": ID " + std::to_string(id) + " is not the CRC-32 of \"" +
+            t.findings_.push_back(where + ": ID " + std::to_string(id) + " is not the CRC-32 of \"" +
                                   e.name + "\" (" + std::to_string(name_id(e.name)) + ")");
         if (!t.index_.emplace(id, t.entries_.size()).second)
-            t.findings_.push_back(path + ": ID " + std::to_string(id) + " listed again (\"" + e.name + "\")");
+            t.findings_.push_back(where + ": ID " + std::to_string(id) + " listed again (\"" + e.name + "\")");
         t.entries_.push_back(std::move(e));
         pos = terminated ? end + 1 : end;
         t.body_end_ = pos;

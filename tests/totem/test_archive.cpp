@@ -1,0 +1,193 @@
+#include "fixtures.hpp"
+#include "test_support.hpp"
+
+#include "libmod/totem/archive.hpp"
+#include "libmod/totem/repack.hpp"
+
+using namespace mod::totem;
+using namespace totemtest;
+
+namespace {
+
+std::vector<std::vector<RawRecord>> sample_chunks() {
+    return {{{"SKIN", "S1", "LVL", filler(100, 1)}, {"MESH", "M1", "LVL", filler(300, 2)}},
+            {{"BITMAP", "B1", "B1", filler(1500, 3)}},
+            {{"NODE", "N1", "LVL", filler(10, 4)}}};
+}
+
+Archive decode(const Bytes& b, Endian e) { return decode_archive(mod::ByteReader(b, e, "test.DGC", "dgc")); }
+
+// Every record lies inside one chunk: decode_archive enforces it; this re-derives it from the
+// bytes independently (records chained from each chunk start must end inside the chunk).
+void require_no_record_crosses(const Bytes& b, Endian e) {
+    mod::ByteReader r(b, e);
+    const std::uint32_t chunk = r.u32_at(0x100);
+    BOOST_REQUIRE((b.size() - 0x800) % chunk == 0);
+    for (std::size_t c = 0x800; c < b.size(); c += chunk) {
+        std::size_t p = c + 4;
+        for (std::uint32_t i = 0, n = r.u32_at(c); i < n; ++i) {
+            p += r.u32_at(p);
+            BOOST_REQUIRE(p <= c + chunk);
+        }
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(totem_archive)
+
+BOOST_AUTO_TEST_CASE(both_byte_orders_decode_and_round_trip_byte_exact) {
+    for (Endian e : {Endian::big, Endian::little}) {
+        auto bytes = archive_bytes(e, 0x800, sample_chunks());
+        auto d = detect_byte_order(bytes);
+        BOOST_TEST((d.endian == e));
+        Archive a = decode(bytes, e);
+        BOOST_TEST(a.chunk_size == 0x800u);
+        BOOST_TEST(a.chunks.size() == 3u);
+        BOOST_TEST(a.records.size() == 4u);
+        BOOST_TEST(a.records[1].type_id == name_id("MESH"));
+        BOOST_TEST(a.records[1].name_id == name_id("M1"));
+        BOOST_TEST(a.records[1].subtype_id == name_id("LVL"));
+        BOOST_TEST(a.records[1].payload == filler(300, 2));
+        BOOST_TEST(a.records[0].offset == 0x804u);
+        BOOST_TEST(a.legal_text() == "test notice");
+        BOOST_TEST(encode_archive(a) == bytes);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(unknown_padding_bytes_survive) {
+    auto bytes = archive_bytes(Endian::big, 0x800, sample_chunks(), 0x5A, 0xC3);
+    Archive a = decode(bytes, Endian::big);
+    BOOST_TEST(encode_archive(a) == bytes);
+    BOOST_TEST(archive_notes(a).size() == 4u);  // header padding + three chunks' padding
+    // A repack that touches nothing keeps every padding byte too.
+    BOOST_TEST(encode_archive(repack(a, items_of(a))) == bytes);
+}
+
+BOOST_AUTO_TEST_CASE(short_last_chunk_is_kept_short) {
+    auto bytes = archive_bytes(Endian::little, 0x800, sample_chunks());
+    bytes.resize(bytes.size() - 0x400);  // last chunk holds 4 + 26 bytes of records
+    Archive a = decode(bytes, Endian::little);
+    BOOST_TEST(a.chunks.back().padding.size() == 0x400u - 30u);
+    BOOST_TEST(encode_archive(a) == bytes);
+    BOOST_TEST(encode_archive(repack(a, items_of(a))) == bytes);
+}
+
+BOOST_AUTO_TEST_CASE(extension_settles_only_true_ties) {
+    // Chunk size 0x00080000 reads 0x800 little-endian: here only big-endian gives a layout.
+    auto bytes = archive_bytes(Endian::big, 0x800, sample_chunks());
+    BOOST_TEST((detect_byte_order(bytes, Platform::ps2).endian == Endian::big));
+    BOOST_TEST((platform_from_path("A/b.dps") == Platform::ps2));
+    BOOST_TEST((platform_from_path("x.NGC") == Platform::gamecube));
+    BOOST_TEST((platform_from_path("x.DPC") == Platform::pc));
+    BOOST_TEST(!platform_from_path("x.bin").has_value());
+    Bytes zeros(0x900, 0);
+    BOOST_CHECK_THROW(detect_byte_order(zeros), mod::Error);
+    Bytes tiny(0x10, 0);
+    BOOST_CHECK_THROW(detect_byte_order(tiny), mod::Error);
+}
+
+BOOST_AUTO_TEST_CASE(corrupt_archives_fail_cleanly_with_offsets) {
+    auto bytes = archive_bytes(Endian::big, 0x800, sample_chunks());
+    auto decode_view = [](mod::ByteView v) { decode_archive(mod::ByteReader(v, Endian::big, "t", "dgc")); };
+    BOOST_TEST(modtest::truncation_loop(bytes, decode_view) > 0u);
+    BOOST_TEST(modtest::byte_flip_loop(bytes, decode_view, 7) > 0u);
+    // A record size that crosses its chunk.
+    auto bad = bytes;
+    mod::endian::store_be32(&bad[0x804 + 116], 0x7FF);  // second record of chunk 0
+    auto err = modtest::catch_error([&] { decode_view(bad); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST(err->offset() == 0x804u + 116u);
+    BOOST_TEST(err->path() == "dgc.chunk[0].record[1]");
+    mod::endian::store_be32(&bad[0x804 + 116], 8);
+    err = modtest::catch_error([&] { decode_view(bad); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST(err->message().find("smaller than its 16-byte header") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(repack_keeps_unchanged_records_in_place_and_edits_that_fit) {
+    auto bytes = archive_bytes(Endian::big, 0x800, sample_chunks());
+    Archive a = decode(bytes, Endian::big);
+    auto items = items_of(a);
+    items[0].record.payload = filler(120, 9);  // S1 grows a little: chunk 0 still fits
+    RepackReport report;
+    Archive b = repack(a, items, &report);
+    BOOST_TEST(report.unchanged == 3u);
+    BOOST_TEST(report.changed_in_place == 1u);
+    BOOST_TEST(report.moved == 0u);
+    BOOST_TEST(report.chunks_rewritten == 1u);
+    BOOST_TEST(!report.chunk_size_grew());
+    auto out = encode_archive(b);
+    BOOST_TEST(out.size() == bytes.size());
+    // Chunks 1 and 2 are untouched: identical bytes.
+    BOOST_TEST(std::equal(out.begin() + 0x1000, out.end(), bytes.begin() + 0x1000));
+    Archive c = decode(out, Endian::big);
+    BOOST_TEST(c.records[0].payload == filler(120, 9));
+    BOOST_TEST(c.chunks[0].records.size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_record_that_outgrows_its_chunk_moves_without_growing_the_chunk_size) {
+    auto bytes = archive_bytes(Endian::little, 0x800, sample_chunks());
+    Archive a = decode(bytes, Endian::little);
+    auto items = items_of(a);
+    items[1].record.payload = filler(1950, 5);  // M1 no longer fits beside S1; fits beside N1
+    RepackReport report;
+    auto out = encode_archive(repack(a, items, &report));
+    BOOST_TEST(!report.chunk_size_grew());
+    BOOST_TEST(report.moved == 1u);
+    require_no_record_crosses(out, Endian::little);
+    Archive c = decode(out, Endian::little);
+    BOOST_TEST(c.chunks.size() == 3u);  // first fit: the chunk holding N1 has room
+    BOOST_TEST(c.chunks[0].records.size() == 1u);
+    BOOST_TEST(c.records[c.chunks[0].records[0]].name_id == name_id("S1"));
+    BOOST_TEST(c.records[c.chunks[2].records[1]].name_id == name_id("M1"));
+    // The untouched chunk 1 keeps its bytes.
+    BOOST_TEST(std::equal(out.begin() + 0x1000, out.begin() + 0x1800, bytes.begin() + 0x1000));
+}
+
+BOOST_AUTO_TEST_CASE(chunk_size_grows_only_when_a_record_cannot_fit_any_chunk) {
+    for (Endian e : {Endian::big, Endian::little}) {
+        auto bytes = archive_bytes(e, 0x800, sample_chunks(), 0, 0x11);
+        Archive a = decode(bytes, e);
+        auto items = items_of(a);
+        items[2].record.payload = filler(5000, 6);  // B1: 5016 bytes > 0x800
+        RepackReport report;
+        auto out = encode_archive(repack(a, items, &report));
+        BOOST_TEST(report.chunk_size_grew());
+        BOOST_TEST(report.new_chunk_size == 0x1800u);  // 4 + 5016 rounded up to 0x800
+        BOOST_TEST(!report.notes.empty());
+        require_no_record_crosses(out, e);
+        Archive c = decode(out, e);
+        BOOST_TEST(c.chunk_size == 0x1800u);
+        BOOST_TEST(c.records.size() == 4u);
+        // Untouched chunks keep their (non-zero) padding, extended with zeros.
+        BOOST_TEST(c.chunks[0].padding[0] == 0x11);
+        BOOST_TEST(c.chunks[0].padding.back() == 0);
+        BOOST_TEST(c.records[c.chunks[1].records[0]].payload == filler(5000, 6));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(removed_and_added_records) {
+    auto bytes = archive_bytes(Endian::big, 0x800, sample_chunks());
+    Archive a = decode(bytes, Endian::big);
+    auto items = items_of(a);
+    items.erase(items.begin() + 3);  // N1 goes: chunk 2 empties and is dropped
+    Record fresh;
+    fresh.type_id = name_id("NODE");
+    fresh.name_id = name_id("N2");
+    fresh.subtype_id = name_id("LVL");
+    fresh.payload = filler(400, 8);
+    items.push_back({fresh, std::nullopt});
+    RepackReport report;
+    Archive c = decode(encode_archive(repack(a, items, &report)), Endian::big);
+    BOOST_TEST(report.removed == 1u);
+    BOOST_TEST(report.added == 1u);
+    BOOST_TEST(c.records.size() == 4u);
+    BOOST_TEST(c.chunks.size() == 2u);  // N2 fits into chunk 0 (first fit)
+    BOOST_TEST(c.records[c.chunks[0].records.back()].name_id == name_id("N2"));
+    auto dup = items_of(a);
+    dup[1].origin = 0;
+    BOOST_CHECK_THROW(repack(a, dup), mod::Error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
