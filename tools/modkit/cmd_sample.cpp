@@ -4,6 +4,7 @@
 #include "json.hpp"
 
 // Forge headers (one per game) go here.
+#include "libmod/sample/shred.hpp"
 #include "libmod/sample/stadium.hpp"
 #include "libmod/sample/totem.hpp"
 
@@ -27,6 +28,7 @@ const std::vector<Forge>& forges() {
     static const std::vector<Forge> list = {
         // One entry per game forge, e.g. {"stadium", [](const fs::path& d) { return …; }},
         {"stadium", [](const fs::path& d) { return mod::sample::write_stadium_sample(d); }},
+        {"shred", [](const fs::path& d) { return mod::sample::write_shred_sample(d); }},
         {"totem", [](const fs::path& d) { return mod::sample::write_totem_sample(d); }},
     };
     return list;

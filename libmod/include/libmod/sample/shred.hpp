@@ -6,6 +6,7 @@
 #include "libmod/core/bytes.hpp"
 #include "libmod/shred/mesh.hpp"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>

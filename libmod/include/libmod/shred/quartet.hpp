@@ -82,7 +82,10 @@ struct QuartetModel {
     std::uint32_t table_offset = 0;
     std::vector<QuartetMesh> meshes;
     Skeleton skeleton;
-    Bytes mmp, mgp;     // raw; write_quartet rebuilds the MMP slices
+    // The MMP outside the slices: the bytes before the first slice and after the last one's
+    // padding, raw. The slices themselves are rebuilt from QuartetMesh::triangles, in mesh order.
+    Bytes mmp_prefix, mmp_suffix;
+    Bytes mgp;  // raw (skinned meshes have empty MGP slices)
 };
 
 // Reads and checks the hypothesis (header, table, every record's descriptor and slices, every

@@ -1,0 +1,254 @@
+// SHRED <-> scene glue (contract: libmod/shred/import.hpp).
+#include "libmod/shred/import.hpp"
+
+#include "libmod/core/error.hpp"
+#include "libmod/scene/validate.hpp"
+#include "libmod/scene/weld.hpp"
+#include "libmod/shred/preprocess.hpp"
+#include "libmod/shred/stream.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace mod::shred {
+namespace {
+
+std::string hex8(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%08x", v);
+    return buf;
+}
+
+std::uint32_t be32_at(const Bytes& b, std::size_t at) {
+    if (at + 4 > b.size()) return 0;
+    return (std::uint32_t(b[at]) << 24) | (std::uint32_t(b[at + 1]) << 16) | (std::uint32_t(b[at + 2]) << 8) | b[at + 3];
+}
+
+// Appends `m` to `into` (same attribute layout), offsetting its triangle indices.
+void append_mesh(scene::Mesh& into, const scene::Mesh& m) {
+    auto base = static_cast<std::uint32_t>(into.vertex_count());
+    auto cat = [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); };
+    cat(into.positions, m.positions);
+    cat(into.normals, m.normals);
+    cat(into.tangents, m.tangents);
+    cat(into.uv0, m.uv0);
+    cat(into.uv1, m.uv1);
+    cat(into.influences, m.influences);
+    cat(into.skin, m.skin);
+    for (auto t : m.triangles) into.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
+}
+
+void stream_histograms(const Stream& s, std::array<std::uint32_t, 5>& batches, std::array<std::uint64_t, 5>& vertices) {
+    batches = s.batches_by_influence();
+    vertices = {};
+    for (const auto& b : s.batches) {
+        std::uint16_t n = b.header.influence_count();
+        if (n <= 4) vertices[n] += b.vertex_count;
+    }
+}
+
+}  // namespace
+
+scene::Mat4 scp_bind_matrix(const ScpBone& bone) {
+    std::array<float, 16> m = bone.matrix();
+    if (affine_layout(m) != AffineLayout::translation_in_row3) return m;
+    scene::Mat4 t;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) t[r * 4 + c] = m[c * 4 + r];
+    return t;
+}
+
+scene::Skeleton to_scene_skeleton(const Skeleton& scp, std::vector<std::string>* warnings) {
+    scene::Skeleton out;
+    out.bones.resize(scp.bones.size());
+    for (std::size_t i = 0; i < scp.bones.size(); ++i) {
+        auto& b = out.bones[i];
+        b.name = scp.bones[i].name;
+        b.parent = scp.bones[i].parent == no_parent ? -1 : static_cast<std::int32_t>(scp.bones[i].parent);
+        b.bind = scp_bind_matrix(scp.bones[i]);
+        try {
+            b.inverse_bind = scene::inverse(b.bind);
+        } catch (const Error&) {
+            if (warnings) warnings->push_back("SCP bone '" + b.name + "' has a singular matrix; exported as identity");
+            b.bind = b.inverse_bind = scene::identity_matrix;
+        }
+    }
+    // Parents are validated by decode_skeleton (in range, not self); cycles leave the bone a root.
+    for (std::size_t i = 0; i < out.bones.size(); ++i) {
+        std::size_t steps = 0;
+        for (std::int32_t q = out.bones[i].parent; q >= 0; q = out.bones[q].parent)
+            if (++steps > out.bones.size()) {
+                if (warnings) warnings->push_back("SCP bone '" + out.bones[i].name + "' is in a parent cycle; exported as a root");
+                out.bones[i].parent = -1;
+                break;
+            }
+    }
+    scene::derive_bone_matrices(out);
+    return out;
+}
+
+scene::Mesh to_scene_mesh(const QuartetMesh& qm, std::string name, std::uint32_t material) {
+    scene::Mesh m;
+    m.name = std::move(name);
+    m.material = material;
+    const Stream& s = qm.stream;
+    std::size_t n = s.vertices.size();
+    m.positions.resize(n);
+    m.normals.resize(n);
+    m.tangents.resize(n);
+    m.uv0.resize(n);
+    m.uv1.resize(n);
+    m.skin.resize(n);
+    m.influences.resize(n);
+    for (const auto& batch : s.batches) {
+        auto palette = batch.header.bones();
+        for (std::uint32_t k = 0; k < batch.vertex_count; ++k) {
+            std::size_t v = batch.first_vertex + k;
+            const VertexRecord& r = s.vertices[v];
+            m.positions[v] = r.position();
+            m.normals[v] = r.normal();
+            auto t = r.tangent();
+            m.tangents[v] = {t[0], t[1], t[2], r.tangent_sign()};
+            m.uv0[v] = r.uv(0);
+            m.uv1[v] = r.uv(1);
+            auto w = r.weights();
+            std::vector<scene::Influence> list;
+            for (int slot = 0; slot < 4; ++slot)
+                if (palette[slot] != unused_bone && w[slot] > 0) list.push_back({palette[slot], float(w[slot]) / 255.0f});
+            // SkinWeights order: weight descending, bone ascending.
+            std::vector<std::pair<std::uint8_t, std::uint32_t>> slots;
+            for (int slot = 0; slot < 4; ++slot)
+                if (palette[slot] != unused_bone && w[slot] > 0) slots.emplace_back(w[slot], palette[slot]);
+            std::sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) {
+                return a.first != b.first ? a.first > b.first : a.second < b.second;
+            });
+            scene::SkinWeights sw;
+            sw.count = static_cast<std::uint8_t>(slots.size());
+            for (std::size_t i = 0; i < slots.size(); ++i) {
+                sw.weights[i] = slots[i].first;
+                sw.bones[i] = slots[i].second;
+            }
+            m.skin[v] = sw;
+            m.influences[v] = std::move(list);
+        }
+    }
+    m.triangles = qm.triangles;
+    return m;
+}
+
+scene::Scene quartet_to_scene(const QuartetModel& model, std::optional<std::size_t> mesh_index) {
+    scene::Scene out;
+    out.source = model.name;
+    out.format = "shred";
+    out.skeleton = to_scene_skeleton(model.skeleton, &out.warnings);
+    if (mesh_index && *mesh_index >= model.meshes.size())
+        throw Error(ErrorKind::usage, "mesh " + std::to_string(*mesh_index) + " does not exist (the quartet has " +
+                                          std::to_string(model.meshes.size()) + ")", model.name);
+    for (std::size_t i = 0; i < model.meshes.size(); ++i) {
+        if (mesh_index && i != *mesh_index) continue;
+        const auto& qm = model.meshes[i];
+        std::uint32_t name_hash = be32_at(qm.head, quartet_v1::name_hash);
+        std::uint32_t material_hash = be32_at(qm.head, quartet_v1::material_hash);
+        std::string material = "material_" + hex8(material_hash);
+        auto it = std::find(out.materials.begin(), out.materials.end(), material);
+        auto material_index = static_cast<std::uint32_t>(it - out.materials.begin());
+        if (it == out.materials.end()) out.materials.push_back(material);
+        out.meshes.push_back(to_scene_mesh(qm, "mesh" + std::to_string(i) + "_" + hex8(name_hash), material_index));
+    }
+    return out;
+}
+
+SkinnedMesh to_skinned_mesh(const scene::Mesh& m) {
+    std::size_t n = m.vertex_count();
+    if (m.skin.size() != n)
+        throw Error(ErrorKind::format, "mesh '" + m.name + "' has no processed skin weights");
+    SkinnedMesh out;
+    out.vertices.resize(n);
+    for (std::size_t v = 0; v < n; ++v) {
+        SkinnedVertex& sv = out.vertices[v];
+        sv.position = m.positions[v];
+        sv.normal = m.normals[v];
+        sv.tangent = {m.tangents[v][0], m.tangents[v][1], m.tangents[v][2]};
+        sv.tangent_sign = m.tangents[v][3];
+        sv.uv0 = m.uv0[v];
+        sv.uv1 = m.uv1[v];
+        const auto& s = m.skin[v];
+        sv.influence_count = s.count;
+        for (std::size_t k = 0; k < s.count; ++k) {
+            if (s.bones[k] >= unused_bone)
+                throw Error(ErrorKind::format, "mesh '" + m.name + "' vertex " + std::to_string(v) + " names bone " +
+                                                   std::to_string(s.bones[k]) + "; SHRED palettes hold bones 0 to 254");
+            // bytes / 255 come back from the preprocessor's quantiser as exactly these bytes.
+            sv.influences[k] = {s.bones[k], float(s.weights[k]) / 255.0f};
+        }
+    }
+    out.triangles = m.triangles;
+    return out;
+}
+
+QuartetModel read_pak_quartet(const Pak& pak, std::string_view quartet_base) {
+    auto equal = [](std::string_view a, std::string_view b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+                   return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+               });
+    };
+    for (const auto& q : find_quartets(pak))
+        if (equal(q.base, quartet_base)) return read_quartet(quartet_files(pak, q), pak.file + ":" + q.base);
+    throw Error(ErrorKind::usage, "no quartet '" + std::string(quartet_base) + "' in the PAK", pak.file);
+}
+
+Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::size_t mesh_index, scene::Scene source,
+                         const SceneReplaceOptions& options, SceneReplaceReport* report) {
+    SceneReplaceReport local;
+    SceneReplaceReport& rep = report ? *report : local;
+    QuartetModel model = read_pak_quartet(pak, quartet_base);
+    if (mesh_index >= model.meshes.size())
+        throw Error(ErrorKind::usage, "mesh " + std::to_string(mesh_index) + " does not exist (the quartet has " +
+                                          std::to_string(model.meshes.size()) + ")", model.name);
+    stream_histograms(model.meshes[mesh_index].stream, rep.old_batches_by_influence, rep.old_vertices_by_influence);
+
+    if (options.source_mesh) {
+        if (*options.source_mesh >= source.meshes.size())
+            throw Error(ErrorKind::usage, "the source has " + std::to_string(source.meshes.size()) +
+                                              " meshes; there is no mesh " + std::to_string(*options.source_mesh),
+                        source.source);
+        scene::Mesh chosen = std::move(source.meshes[*options.source_mesh]);
+        source.meshes.clear();
+        source.meshes.push_back(std::move(chosen));
+    }
+    if (source.skeleton.bones.empty())
+        throw Error(ErrorKind::format, "the source has no skeleton: a SHRED character mesh needs bone weights",
+                    source.source);
+    scene::Skeleton target = to_scene_skeleton(model.skeleton);
+    rep.retarget = scene::retarget(source, target, options.bone_map);
+    rep.weights = scene::process_weights(source);
+
+    scene::Mesh merged;
+    merged.name = source.meshes.empty() ? std::string() : source.meshes.front().name;
+    for (const auto& m : source.meshes) append_mesh(merged, m);
+    rep.source_vertices = merged.vertex_count();
+    if (options.weld) merged = scene::weld(merged).mesh;
+    rep.welded_vertices = merged.vertex_count();
+
+    std::string where = source.source + ": mesh '" + merged.name + "'";
+    scene::MeshCheckOptions check;
+    check.bone_count = model.skeleton.bones.size();
+    check.allow_nan_normals = true;
+    try {
+        scene::check_mesh(merged, where, check);
+        scene::check_uv_f16_range(merged, where);
+    } catch (Error& e) {
+        e.set_file_if_empty(source.source);
+        throw;
+    }
+    rep.warnings = source.warnings;
+
+    Bytes out = replace_mesh_in_pak(pak, quartet_base, mesh_index, to_skinned_mesh(merged), options.replace, &rep.counts);
+    // Read the result back: the new stream is decoded and validated by the quartet reader.
+    Pak written = read_pak(out, pak.file);
+    QuartetModel after = read_pak_quartet(written, quartet_base);
+    stream_histograms(after.meshes[mesh_index].stream, rep.new_batches_by_influence, rep.new_vertices_by_influence);
+    return out;
+}
+
+}  // namespace mod::shred

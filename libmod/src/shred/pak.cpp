@@ -1,0 +1,188 @@
+// PAK under the RIDE layout hypothesis: read with explicit "what differed" messages, repack
+// preserving every unknown word, the entry order and the gaps, and our own writer.
+#include "libmod/shred/pak.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace mod::shred {
+
+namespace {
+
+constexpr const char* misfit = "not a RIDE-layout PAK: ";
+
+[[noreturn]] void fail(const std::string& file, std::uint64_t at, const std::string& path, const std::string& what) {
+    throw Error(ErrorKind::format, misfit + what, file, at, path);
+}
+
+}  // namespace
+
+ByteView Pak::data(std::size_t entry) const {
+    const auto& e = entries.at(entry);
+    return ByteView(raw).subspan(e.data_offset, e.size);
+}
+
+std::optional<std::size_t> Pak::find(std::string_view name) const {
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].name == name) return i;
+    return std::nullopt;
+}
+
+Pak read_pak(Bytes data, std::string file) {
+    Pak pak;
+    pak.file = std::move(file);
+    const auto& f = pak.file;
+    if (data.size() < pak_header_bytes)
+        fail(f, 0, "pak.header", "the file has " + std::to_string(data.size()) + " bytes, fewer than the 16-byte header");
+    if (std::memcmp(data.data(), "PAK\0", 4) != 0)
+        fail(f, 0, "pak.magic", "magic is " + hex(endian::load_be32(data.data()), 8) + ", expected \"PAK\\0\" (0x50414B00)");
+    pak.unknown_a = endian::load_be16(data.data() + 4);
+    pak.unknown_b = endian::load_be16(data.data() + 6);
+    std::uint32_t count = endian::load_be32(data.data() + 8);
+    pak.name_table_size = endian::load_be32(data.data() + 12);
+    std::uint64_t table_end = pak_header_bytes + std::uint64_t(count) * pak_entry_bytes;
+    if (table_end > data.size())
+        fail(f, 8, "pak.count", std::to_string(count) + " entries of 24 bytes run past the end of the file (" +
+                                    std::to_string(data.size()) + " bytes)");
+    std::uint64_t names_end = table_end + pak.name_table_size;
+    if (names_end > data.size())
+        fail(f, 12, "pak.name_table_size", "the name table (" + std::to_string(pak.name_table_size) + " bytes at " +
+                                               hex(table_end) + ") runs past the end of the file");
+    pak.entries.resize(count);
+    const std::uint8_t* names = data.data() + table_end;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::uint8_t* p = data.data() + pak_header_bytes + std::size_t(i) * pak_entry_bytes;
+        std::uint64_t at = pak_header_bytes + std::uint64_t(i) * pak_entry_bytes;
+        std::string path = "pak.entry[" + std::to_string(i) + "]";
+        auto& e = pak.entries[i];
+        e.hash = endian::load_be32(p);
+        e.name_offset = endian::load_be32(p + 4);
+        e.unknown1 = endian::load_be32(p + 8);
+        e.unknown2 = endian::load_be32(p + 12);
+        e.data_offset = endian::load_be32(p + 16);
+        e.size = endian::load_be32(p + 20);
+        if (e.name_offset >= pak.name_table_size)
+            fail(f, at + 4, path + ".name_offset", "name offset " + hex(e.name_offset) + " is outside the name table (" +
+                                                       std::to_string(pak.name_table_size) + " bytes)");
+        const void* nul = std::memchr(names + e.name_offset, 0, pak.name_table_size - e.name_offset);
+        if (!nul) fail(f, table_end + e.name_offset, path + ".name", "the name is not NUL-terminated inside the name table");
+        e.name.assign(reinterpret_cast<const char*>(names + e.name_offset),
+                      static_cast<const char*>(nul) - reinterpret_cast<const char*>(names + e.name_offset));
+        if (std::uint64_t(e.data_offset) + e.size > data.size())
+            fail(f, at + 16, path + ".data_offset", "data " + hex(e.data_offset) + " + " + std::to_string(e.size) +
+                                                        " bytes runs past the end of the file (" +
+                                                        std::to_string(data.size()) + " bytes)");
+        if (e.size > 0 && e.data_offset < names_end)
+            fail(f, at + 16, path + ".data_offset", "data at " + hex(e.data_offset) +
+                                                        " starts inside the header, entry table or name table (which end at " +
+                                                        hex(names_end) + ")");
+    }
+    pak.raw = std::move(data);
+    return pak;
+}
+
+std::uint32_t pak_data_alignment(const Pak& pak) noexcept {
+    std::uint32_t a = 2048;
+    for (const auto& e : pak.entries)
+        while (a > 1 && e.data_offset % a != 0) a >>= 1;
+    return a;
+}
+
+Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replacements) {
+    if (replacements.size() > pak.entries.size())
+        throw Error(ErrorKind::usage, "more replacements than PAK entries", pak.file);
+    std::vector<std::size_t> changed;
+    for (std::size_t i = 0; i < replacements.size(); ++i) {
+        if (!replacements[i]) continue;
+        ByteView old = pak.data(i);
+        if (replacements[i]->size() != old.size() || !std::equal(old.begin(), old.end(), replacements[i]->begin()))
+            changed.push_back(i);
+    }
+    if (changed.empty()) return pak.raw;
+
+    // Data in file order; zero-size entries ride along at their offset.
+    std::vector<std::size_t> order(pak.entries.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return pak.entries[a].data_offset < pak.entries[b].data_offset;
+    });
+    for (std::size_t k = 1; k < order.size(); ++k) {
+        const auto& a = pak.entries[order[k - 1]];
+        const auto& b = pak.entries[order[k]];
+        if (a.size && b.size && std::uint64_t(a.data_offset) + a.size > b.data_offset)
+            throw Error(ErrorKind::conflict,
+                        "entries '" + a.name + "' and '" + b.name +
+                            "' share bytes; the RIDE layout hypothesis cannot re-lay out overlapping data",
+                        pak.file, b.data_offset, "pak.entry[" + std::to_string(order[k]) + "]");
+    }
+    std::uint32_t align = pak_data_alignment(pak);
+    std::size_t names_end = pak.name_table_offset() + pak.name_table_size;
+    std::size_t first_data = order.empty() ? pak.raw.size() : pak.entries[order.front()].data_offset;
+    first_data = std::max(first_data, names_end);
+    Bytes out(pak.raw.begin(), pak.raw.begin() + static_cast<std::ptrdiff_t>(first_data));
+    std::vector<std::uint32_t> new_offset(pak.entries.size()), new_size(pak.entries.size());
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        std::size_t i = order[k];
+        const auto& e = pak.entries[i];
+        ByteView bytes = replacements.size() > i && replacements[i] ? ByteView(*replacements[i]) : pak.data(i);
+        if (out.size() > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "the repacked PAK exceeds 4 GiB", pak.file);
+        new_offset[i] = static_cast<std::uint32_t>(out.size());
+        new_size[i] = static_cast<std::uint32_t>(bytes.size());
+        out.insert(out.end(), bytes.begin(), bytes.end());
+        // The gap after this entry in the original file (to the next data or the end).
+        std::size_t end = std::size_t(e.data_offset) + e.size;
+        std::size_t next = k + 1 < order.size() ? std::max<std::size_t>(pak.entries[order[k + 1]].data_offset, end)
+                                                : pak.raw.size();
+        if (bytes.size() == e.size && (out.size() - bytes.size()) % align == e.data_offset % align) {
+            out.insert(out.end(), pak.raw.begin() + static_cast<std::ptrdiff_t>(end),
+                       pak.raw.begin() + static_cast<std::ptrdiff_t>(next));
+        } else {
+            // Moved or resized: the gap's bytes no longer line up, so pad to the alignment.
+            out.resize(static_cast<std::size_t>(align_up(out.size(), align)), 0);
+        }
+    }
+    for (std::size_t i = 0; i < pak.entries.size(); ++i) {
+        std::size_t at = pak_header_bytes + i * pak_entry_bytes;
+        endian::store_be32(out.data() + at + 16, new_offset[i]);
+        endian::store_be32(out.data() + at + 20, new_size[i]);
+    }
+    return out;
+}
+
+Bytes build_pak(std::span<const PakBuildEntry> entries, std::uint16_t unknown_a, std::uint16_t unknown_b,
+                std::uint32_t alignment) {
+    ByteWriter w(Endian::big);
+    w.u32(0x50414B00);  // "PAK\0"
+    w.u16(unknown_a);
+    w.u16(unknown_b);
+    w.u32(static_cast<std::uint32_t>(entries.size()));
+    std::size_t name_size_at = w.placeholder_u32();
+    std::vector<std::size_t> entry_at;
+    for (const auto& e : entries) {
+        entry_at.push_back(w.size());
+        w.u32(e.hash);
+        w.fill(4);
+        w.u32(e.unknown1);
+        w.u32(e.unknown2);
+        w.fill(8);
+    }
+    std::size_t names = w.size();
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        w.patch_u32(entry_at[i] + 4, static_cast<std::uint32_t>(w.size() - names));
+        w.string(entries[i].name);
+        w.u8(0);
+    }
+    w.align(4);
+    w.patch_u32(name_size_at, static_cast<std::uint32_t>(w.size() - names));
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        w.align(alignment);
+        w.patch_u32(entry_at[i] + 16, static_cast<std::uint32_t>(w.size()));
+        w.patch_u32(entry_at[i] + 20, static_cast<std::uint32_t>(entries[i].data.size()));
+        w.bytes(entries[i].data);
+    }
+    w.align(alignment);
+    return w.take();
+}
+
+}  // namespace mod::shred

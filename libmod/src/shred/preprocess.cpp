@@ -1,0 +1,264 @@
+// The preprocessor: quantise, order influences, sort vertices, batch equal palettes, write the
+// stream. The ordering rule lives in ONE place: palette_of() and sort_key() below.
+#include "libmod/shred/preprocess.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+namespace mod::shred {
+
+namespace {
+// Insertion sort of the first n (<= 4) slot indices: stable, and cheaper than std::sort here.
+template <class Less>
+void sort_slots(std::array<std::size_t, 4>& idx, std::size_t n, Less less) {
+    for (std::size_t i = 1; i < n; ++i)
+        for (std::size_t j = i; j > 0 && less(idx[j], idx[j - 1]); --j) std::swap(idx[j], idx[j - 1]);
+}
+}  // namespace
+
+const char* to_string(OrderingRule rule) noexcept {
+    switch (rule) {
+    case OrderingRule::weight_desc: return "weight-desc";
+    case OrderingRule::count_desc: return "count-desc";
+    case OrderingRule::bone_sorted: return "bone-sorted";
+    }
+    return "?";
+}
+
+OrderingRule parse_ordering_rule(std::string_view name) {
+    for (auto r : all_ordering_rules)
+        if (name == to_string(r)) return r;
+    throw Error(ErrorKind::usage, "unknown ordering rule '" + std::string(name) +
+                                      "' (weight-desc, count-desc or bone-sorted)");
+}
+
+std::array<std::uint8_t, 4> quantise_weights(std::span<const Influence> in) {
+    std::array<std::uint8_t, 4> out{};
+    if (in.empty() || in.size() > 4) throw Error(ErrorKind::format, "a vertex needs 1 to 4 influences");
+    double sum = 0;
+    for (const auto& i : in) {
+        if (!std::isfinite(i.weight) || i.weight < 0)
+            throw Error(ErrorKind::format, "influence weight " + std::to_string(i.weight) + " is negative or not finite");
+        sum += i.weight;
+    }
+    if (!(sum > 0)) throw Error(ErrorKind::format, "the influence weights sum to zero");
+    std::array<double, 4> rem{};
+    int total = 0;
+    for (std::size_t k = 0; k < in.size(); ++k) {
+        double x = double(in[k].weight) / sum * 255.0;
+        double base = std::floor(x + 1e-4);
+        if (base > 255) base = 255;
+        out[k] = static_cast<std::uint8_t>(base);
+        rem[k] = x - base;
+        total += out[k];
+    }
+    std::array<std::size_t, 4> idx{0, 1, 2, 3};
+    sort_slots(idx, in.size(), [&](std::size_t a, std::size_t b) {
+        if (rem[a] != rem[b]) return rem[a] > rem[b];
+        if (in[a].bone != in[b].bone) return in[a].bone < in[b].bone;
+        return a < b;
+    });
+    // total <= 255 always (each base <= x + 1e-4 and the bases are integers); hand out the rest.
+    for (std::size_t j = 0; total < 255; j = (j + 1) % in.size(), ++total) ++out[idx[j]];
+    return out;
+}
+
+namespace {
+
+// A vertex's palette and weights under a rule.
+struct Palette {
+    std::array<std::uint8_t, 4> bones{unused_bone, unused_bone, unused_bone, unused_bone};
+    std::array<std::uint8_t, 4> weights{};
+    std::uint8_t count = 0;
+};
+
+[[noreturn]] void fail_vertex(std::size_t v, const std::string& what) {
+    throw Error(ErrorKind::format, what, {}, no_offset, "mesh.vertex[" + std::to_string(v) + "]");
+}
+
+// THE ORDERING RULE, part 1: merge by bone, quantise, order the influences.
+Palette palette_of(const SkinnedVertex& vx, std::size_t v, const PreprocessOptions& opt) {
+    if (vx.influence_count < 1 || vx.influence_count > 4)
+        fail_vertex(v, "influence count " + std::to_string(vx.influence_count) + " is not in 1..4");
+    std::array<Influence, 4> merged{};
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < vx.influence_count; ++k) {
+        const auto& inf = vx.influences[k];
+        if (inf.bone >= unused_bone) fail_vertex(v, "bone " + std::to_string(inf.bone) + " is not in 0..254");
+        if (opt.bone_count && inf.bone >= *opt.bone_count)
+            fail_vertex(v, "bone " + std::to_string(inf.bone) + " is outside the skeleton (" +
+                               std::to_string(*opt.bone_count) + " bones)");
+        std::size_t j = 0;
+        while (j < n && merged[j].bone != inf.bone) ++j;
+        if (j == n) merged[n++] = inf;
+        else merged[j].weight += inf.weight;
+    }
+    std::array<std::uint8_t, 4> q;
+    try {
+        q = quantise_weights(std::span<const Influence>(merged.data(), n));
+    } catch (Error& e) {
+        e.prefix_path("mesh.vertex[" + std::to_string(v) + "]");
+        throw;
+    }
+    std::array<std::size_t, 4> idx{0, 1, 2, 3};
+    if (opt.rule == OrderingRule::bone_sorted) {
+        sort_slots(idx, n, [&](std::size_t a, std::size_t b) { return merged[a].bone < merged[b].bone; });
+    } else {
+        sort_slots(idx, n, [&](std::size_t a, std::size_t b) {
+            if (q[a] != q[b]) return q[a] > q[b];
+            return merged[a].bone < merged[b].bone;
+        });
+    }
+    Palette p;
+    p.count = static_cast<std::uint8_t>(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        p.bones[k] = static_cast<std::uint8_t>(merged[idx[k]].bone);
+        p.weights[k] = q[idx[k]];
+    }
+    return p;
+}
+
+// THE ORDERING RULE, part 2: the vertex sort key (influence count, then palette bytes).
+std::uint64_t sort_key(const Palette& p, OrderingRule rule) {
+    std::uint64_t count = rule == OrderingRule::count_desc ? 4u - p.count : p.count;
+    return (count << 32) | (std::uint64_t(p.bones[0]) << 24) | (std::uint64_t(p.bones[1]) << 16) |
+           (std::uint64_t(p.bones[2]) << 8) | p.bones[3];
+}
+
+bool finite(float f) { return std::isfinite(f); }
+
+void check_vertex_values(const SkinnedVertex& vx, std::size_t v) {
+    for (float f : vx.position)
+        if (!finite(f)) fail_vertex(v, std::string(to_string(Invariant::position_finite)) + ": position is not finite");
+    for (float f : vx.tangent)
+        if (!finite(f)) fail_vertex(v, std::string(to_string(Invariant::tangent_finite)) + ": tangent is not finite");
+    for (float f : {vx.uv0[0], vx.uv0[1], vx.uv1[0], vx.uv1[1]})
+        if ((float_to_half(f) & 0x7C00u) == 0x7C00u)
+            fail_vertex(v, std::string(to_string(Invariant::uv_finite)) + ": UV is not finite as a half float");
+}
+
+void write_vertex(VertexRecord& rec, const SkinnedVertex& vx, const Palette& p) {
+    rec.set_vec3(vertex_field::position, vx.position);
+    rec.set_weights(p.weights);
+    rec.set_vec3(vertex_field::normal, vx.normal);
+    rec.set_word(vertex_field::extra, vx.extra);
+    rec.set_vec3(vertex_field::tangent, vx.tangent);
+    rec.set_f32(vertex_field::tangent_sign, vx.tangent_sign);
+    rec.set_uv(0, vx.uv0);
+    rec.set_uv(1, vx.uv1);
+    std::memcpy(rec.raw.data() + vertex_field::trailing, vx.trailing.data(), 8);
+}
+
+}  // namespace
+
+PreprocessResult preprocess(const SkinnedMesh& mesh, const PreprocessOptions& opt) {
+    const std::size_t n = mesh.vertices.size();
+    if (n > 0xFFFFFFFFull / record_bytes) throw Error(ErrorKind::limit, "too many vertices for a 32-bit stream_size");
+    std::vector<Palette> palettes(n);
+    struct Keyed {
+        std::uint64_t key;
+        std::uint32_t index;
+    };
+    std::vector<Keyed> keys(n);
+    for (std::size_t v = 0; v < n; ++v) {
+        check_vertex_values(mesh.vertices[v], v);
+        palettes[v] = palette_of(mesh.vertices[v], v, opt);
+        keys[v] = {sort_key(palettes[v], opt.rule), static_cast<std::uint32_t>(v)};
+    }
+    // Stable by construction: ties are broken by the input index.
+    if (!std::is_sorted(keys.begin(), keys.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; }))
+        std::sort(keys.begin(), keys.end(),
+                  [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.index < b.index; });
+
+    PreprocessResult out;
+    out.order.resize(n);
+    Stream& s = out.stream;
+    s.envelope = opt.envelope;
+    s.terminal = opt.terminal;
+    s.vertices.resize(n);
+    for (std::size_t i = 0; i < n;) {
+        std::size_t j = i + 1;
+        while (j < n && keys[j].key == keys[i].key && j - i < max_batch_vertices) ++j;
+        const Palette& p = palettes[keys[i].index];
+        Batch b;
+        b.header = BatchHeader::make(p.bones, static_cast<std::uint16_t>(j - i), p.count);
+        b.first_vertex = static_cast<std::uint32_t>(i);
+        b.vertex_count = static_cast<std::uint32_t>(j - i);
+        s.batches.push_back(b);
+        for (std::size_t k = i; k < j; ++k) {
+            std::uint32_t src = keys[k].index;
+            out.order[k] = src;
+            write_vertex(s.vertices[k], mesh.vertices[src], palettes[src]);
+        }
+        i = j;
+    }
+    endian::store_be32(s.envelope.data(), static_cast<std::uint32_t>(s.stream_size()));
+
+    std::vector<std::uint32_t> new_index(n);
+    for (std::size_t k = 0; k < n; ++k) new_index[out.order[k]] = static_cast<std::uint32_t>(k);
+    out.triangles.resize(mesh.triangles.size());
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+        for (std::size_t c = 0; c < 3; ++c) {
+            std::uint32_t v = mesh.triangles[t][c];
+            if (v >= n)
+                throw Error(ErrorKind::format, "vertex index " + std::to_string(v) + " is out of range (" +
+                                                   std::to_string(n) + " vertices)",
+                            {}, no_offset, "mesh.triangle[" + std::to_string(t) + "]");
+            out.triangles[t][c] = new_index[v];
+        }
+    return out;
+}
+
+SkinnedMesh mesh_from_stream(const Stream& s) {
+    SkinnedMesh m;
+    m.vertices.resize(s.vertices.size());
+    for (const auto& b : s.batches) {
+        auto bones = b.header.bones();
+        for (std::uint32_t i = b.first_vertex; i < b.first_vertex + b.vertex_count; ++i) {
+            const auto& rec = s.vertices[i];
+            auto& vx = m.vertices[i];
+            vx.position = rec.position();
+            vx.normal = rec.normal();
+            vx.tangent = rec.tangent();
+            vx.tangent_sign = rec.tangent_sign();
+            vx.uv0 = rec.uv(0);
+            vx.uv1 = rec.uv(1);
+            vx.extra = rec.extra();
+            std::memcpy(vx.trailing.data(), rec.raw.data() + vertex_field::trailing, 8);
+            auto w = rec.weights();
+            std::uint8_t n = 0;
+            for (std::size_t k = 0; k < 4; ++k)
+                if (bones[k] != unused_bone) vx.influences[n++] = {bones[k], float(w[k]) / 255.0f};
+            vx.influence_count = n;
+        }
+    }
+    return m;
+}
+
+ConformanceResult check_conformance(const Stream& stream) {
+    ConformanceResult r;
+    Bytes stored = encode_stream(stream);
+    SkinnedMesh mesh = mesh_from_stream(stream);
+    for (std::size_t k = 0; k < all_ordering_rules.size(); ++k) {
+        PreprocessOptions opt;
+        opt.rule = all_ordering_rules[k];
+        opt.envelope = stream.envelope;
+        opt.terminal = stream.terminal;
+        Bytes again;
+        try {
+            again = encode_stream(preprocess(mesh, opt).stream);
+        } catch (const Error&) {
+            r.reproduces[k] = false;
+            r.first_difference[k] = 0;
+            continue;
+        }
+        auto mm = std::mismatch(stored.begin(), stored.end(), again.begin(), again.end());
+        r.reproduces[k] = mm.first == stored.end() && mm.second == again.end();
+        r.first_difference[k] = static_cast<std::uint64_t>(mm.first - stored.begin());
+    }
+    return r;
+}
+
+}  // namespace mod::shred
