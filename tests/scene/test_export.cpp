@@ -75,4 +75,77 @@ BOOST_AUTO_TEST_CASE(glb_round_trip_keeps_vertices_order_and_quantised_weights) 
     for (const auto& b : s.skeleton.bones) BOOST_TEST(back.skeleton.find(b.name).has_value(), b.name);
 }
 
+BOOST_AUTO_TEST_CASE(gltf_with_bin_round_trip) {
+    modtest::TempDir dir;
+    Scene s = processed_fixture(dir);
+    export_file(s, dir / "out.gltf");
+    BOOST_TEST(std::filesystem::exists(dir / "out.bin"));
+    Scene back = import_file(dir / "out.gltf");
+    process_weights(back);
+    require_same_vertices(s, back);
+}
+
+BOOST_AUTO_TEST_CASE(skeleton_hierarchy_and_bind_matrices_survive_glb) {
+    modtest::TempDir dir;
+    Scene s = processed_fixture(dir);
+    export_file(s, dir / "out.glb");
+    Scene back = import_file(dir / "out.glb");
+    BOOST_TEST_REQUIRE(back.skeleton.bones.size() == s.skeleton.bones.size());
+    for (const auto& b : s.skeleton.bones) {
+        auto i = back.skeleton.find(b.name);
+        BOOST_TEST_REQUIRE(i.has_value());
+        const Bone& c = back.skeleton.bones[*i];
+        std::string parent = b.parent < 0 ? "" : s.skeleton.bones[b.parent].name;
+        std::string parent_back = c.parent < 0 ? "" : back.skeleton.bones[c.parent].name;
+        BOOST_TEST(parent == parent_back);
+        for (int k = 0; k < 16; ++k) BOOST_TEST_REQUIRE(std::abs(b.bind[k] - c.bind[k]) <= 1e-3f * (1 + std::abs(b.bind[k])));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(fbx_round_trip_gives_the_same_welded_vertices) {
+    modtest::TempDir dir;
+    Scene s = processed_fixture(dir);
+    export_file(s, dir / "out.fbx");
+    Scene back = import_file(dir / "out.fbx");
+    process_weights(back);
+    back.meshes[0] = weld(back.meshes[0]).mesh;
+    const Mesh &x = s.meshes[0], &y = back.meshes[0];
+    BOOST_TEST_REQUIRE(x.vertex_count() == y.vertex_count());
+    BOOST_TEST(x.triangles.size() == y.triangles.size());
+    for (std::size_t v = 0; v < x.vertex_count(); ++v) {
+        for (int i = 0; i < 3; ++i) BOOST_TEST_REQUIRE(std::abs(x.positions[v][i] - y.positions[v][i]) < 1e-3f);
+        for (int i = 0; i < 2; ++i) BOOST_TEST_REQUIRE(std::abs(x.uv1[v][i] - y.uv1[v][i]) < 1e-6f);
+        BOOST_TEST_REQUIRE(x.skin[v].count == y.skin[v].count);
+        for (int k = 0; k < x.skin[v].count; ++k) {
+            BOOST_TEST_REQUIRE(x.skin[v].weights[k] == y.skin[v].weights[k]);
+            BOOST_TEST_REQUIRE(s.skeleton.bones[x.skin[v].bones[k]].name == back.skeleton.bones[y.skin[v].bones[k]].name);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(export_refuses_bad_requests) {
+    modtest::TempDir dir;
+    Scene s = processed_fixture(dir);
+    BOOST_TEST((modtest::catch_error([&] { export_file(s, dir / "out.obj"); })->kind() == mod::ErrorKind::usage));
+    std::filesystem::path in = dir / "src.fbx";
+    BOOST_TEST((modtest::catch_error([&] { export_file(s, in, std::span<const std::filesystem::path>(&in, 1)); })->kind() ==
+                mod::ErrorKind::conflict));
+    Scene broken = s;
+    broken.meshes[0].triangles.push_back({0, 1, 99999});
+    BOOST_TEST((modtest::catch_error([&] { export_file(broken, dir / "b.glb"); })->kind() == mod::ErrorKind::format));
+    BOOST_TEST(!std::filesystem::exists(dir / "b.glb"));
+    Scene cyclic = s;
+    cyclic.skeleton.bones[0].parent = 1;
+    cyclic.skeleton.bones[1].parent = 0;
+    BOOST_TEST(modtest::catch_error([&] { export_file(cyclic, dir / "c.glb"); }).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(export_is_deterministic) {
+    modtest::TempDir dir;
+    Scene s = processed_fixture(dir);
+    export_file(s, dir / "a.glb");
+    export_file(s, dir / "b.glb");
+    BOOST_TEST((modtest::read(dir / "a.glb") == modtest::read(dir / "b.glb")));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

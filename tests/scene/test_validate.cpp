@@ -1,0 +1,79 @@
+// Pre-encoding checks: index range, finite data, skin sums, bounding box, half-float UV range.
+#include "test_support.hpp"
+
+#include "libmod/scene/validate.hpp"
+
+#include <cmath>
+#include <limits>
+
+using namespace mod::scene;
+
+namespace {
+
+Mesh small_mesh() {
+    Mesh m;
+    m.name = "m";
+    m.positions = {{0, 0, 0}, {1, -2, 3}, {-1, 5, 0.5f}};
+    m.normals.assign(3, {0, 0, 1});
+    m.tangents.assign(3, {1, 0, 0, 1});
+    m.uv0.assign(3, {0, 0});
+    m.uv1.assign(3, {0, 0});
+    m.skin.assign(3, SkinWeights{1, {0, 0, 0, 0}, {255, 0, 0, 0}});
+    m.triangles = {{0, 1, 2}};
+    return m;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(scene_validate)
+
+BOOST_AUTO_TEST_CASE(bounding_box_contains_every_position) {
+    Mesh m = small_mesh();
+    auto box = bounding_box(m);
+    BOOST_TEST(!box.empty);
+    BOOST_TEST((box.min == Vec3{-1, -2, 0}));
+    BOOST_TEST((box.max == Vec3{1, 5, 3}));
+    for (const auto& p : m.positions) BOOST_TEST(box.contains(p));
+    BOOST_TEST(!box.contains({1.5f, 0, 0}));
+    BOOST_TEST(bounding_box(std::span<const Vec3>{}).empty);
+}
+
+BOOST_AUTO_TEST_CASE(check_mesh_names_the_offending_element) {
+    Mesh m = small_mesh();
+    check_mesh(m, "m", {1, false});
+    m.triangles.push_back({0, 1, 3});
+    auto e = modtest::catch_error([&] { check_mesh(m, "m", {}); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->path() == "m.triangle[1]");
+    m = small_mesh();
+    m.skin[2].weights[0] = 254;
+    e = modtest::catch_error([&] { check_mesh(m, "m", {}); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->path() == "m.vertex[2].skin");
+    m = small_mesh();
+    m.skin[1].bones[0] = 4;
+    BOOST_TEST(modtest::catch_error([&] { check_mesh(m, "m", {4, false}); })->path() == "m.vertex[1].skin");
+    m = small_mesh();
+    m.normals[0][1] = std::numeric_limits<float>::quiet_NaN();
+    BOOST_TEST(modtest::catch_error([&] { check_mesh(m, "m", {}); })->path() == "m.vertex[0].normal");
+    check_mesh(m, "m", {SIZE_MAX, true});
+    m.positions[1][2] = INFINITY;
+    BOOST_TEST(modtest::catch_error([&] { check_mesh(m, "m", {SIZE_MAX, true}); })->path() == "m.vertex[1].position");
+    m = small_mesh();
+    m.uv1.pop_back();
+    BOOST_TEST(modtest::catch_error([&] { check_mesh(m, "m", {}); }).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(half_float_uv_range) {
+    Mesh m = small_mesh();
+    m.uv0[1] = {65504.0f, -65504.0f};
+    check_uv_f16_range(m, "m");
+    m.uv1[2] = {0, 70000.0f};
+    auto e = modtest::catch_error([&] { check_uv_f16_range(m, "m"); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST((e->kind() == mod::ErrorKind::limit));
+    BOOST_TEST(e->path() == "m.vertex[2].uv1");
+    BOOST_TEST(e->message().find("70000") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
