@@ -1,0 +1,214 @@
+// BPS patch creation: a deterministic greedy parse over hash-indexed matches
+// (doc/formats/bps.md §4).
+#include "libmod/codec/bps.hpp"
+
+#include "libmod/core/endian.hpp"
+#include "libmod/core/hash.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <vector>
+
+namespace mod::bps {
+
+namespace {
+
+// Hash table of recent positions: `ways` slots per bucket, newest first, so memory is
+// bounded whatever the input size (doc/formats/bps.md §4 gives the sizes).
+class PositionIndex {
+public:
+    static constexpr std::size_t ways = 4;
+
+    PositionIndex(std::size_t positions, std::size_t key_length) : key_length_(key_length) {
+        const std::size_t wanted = std::max<std::size_t>(positions / 2, 1u << 10);
+        bucket_bits_ = static_cast<int>(std::min<std::size_t>(std::bit_width(wanted - 1), 22));
+        slots_.assign((std::size_t(1) << bucket_bits_) * ways, 0);
+    }
+
+    std::size_t bucket(ByteView data, std::size_t pos) const noexcept {
+        std::uint64_t key = 0;
+        std::memcpy(&key, data.data() + pos, std::min<std::size_t>(8, data.size() - pos));
+        key &= key_length_ >= 8 ? ~0ull : (1ull << (8 * key_length_)) - 1;
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - bucket_bits_));
+    }
+    // Positions are stored +1 so 0 means empty.
+    void insert(std::size_t bucket, std::uint32_t pos) noexcept {
+        std::uint32_t* b = &slots_[bucket * ways];
+        for (std::size_t w = ways - 1; w > 0; --w) b[w] = b[w - 1];
+        b[0] = pos + 1;
+    }
+    const std::uint32_t* candidates(std::size_t bucket) const noexcept { return &slots_[bucket * ways]; }
+
+private:
+    std::size_t key_length_;
+    int bucket_bits_ = 10;
+    std::vector<std::uint32_t> slots_;
+};
+
+std::size_t match_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t limit) noexcept {
+    std::size_t n = 0;
+    while (n + 8 <= limit) {
+        std::uint64_t x, y;
+        std::memcpy(&x, a + n, 8);
+        std::memcpy(&y, b + n, 8);
+        if (x != y) return n + static_cast<std::size_t>(std::countr_zero(endian::host_is_little ? x ^ y : endian::bswap64(x ^ y)) / 8);
+        n += 8;
+    }
+    while (n < limit && a[n] == b[n]) ++n;
+    return n;
+}
+
+std::size_t varint_size(std::uint64_t v) noexcept {
+    std::size_t n = 1;
+    while (v >>= 7) { --v; ++n; }
+    return n;
+}
+
+std::uint64_t signed_offset(std::uint64_t from, std::uint64_t to) noexcept {
+    return to >= from ? (to - from) << 1 : ((from - to) << 1) | 1;
+}
+
+struct Choice {
+    Action kind = Action::target_read;
+    std::size_t length = 0;
+    std::size_t from = 0;   // source or target position for copies
+    std::ptrdiff_t gain = 0;  // bytes saved against literals
+};
+
+class Encoder {
+public:
+    Encoder(ByteView source, ByteView target, const CreateOptions& options)
+        : source_(source), target_(target),
+          key_(std::clamp<std::size_t>(options.min_match, 4, 8)),
+          min_gain_(2),
+          source_index_(source.size(), key_),
+          target_index_(target.size(), key_) {
+        // Large sources are indexed every `step` bytes, so the index stays near 4M entries;
+        // a match starting between two indexed positions is found a few bytes later and
+        // extended backwards over the literals (see run()).
+        const std::size_t step = std::max<std::size_t>(1, (source_.size() + max_indexed - 1) / max_indexed);
+        for (std::size_t p = 0; p + key_ <= source_.size(); p += step)
+            source_index_.insert(source_index_.bucket(source_, p), static_cast<std::uint32_t>(p));
+    }
+
+    void run(ByteWriter& out) {
+        std::size_t pos = 0, literal_start = 0;
+        while (pos < target_.size()) {
+            Choice c = best_at(pos);
+            if (c.gain < min_gain_) {
+                index_target(pos, 1, 1);
+                ++pos;
+                continue;
+            }
+            const std::size_t back = extend_backwards(c, pos, literal_start);
+            pos -= back;
+            c.from -= back;
+            c.length += back;
+            flush_literals(out, literal_start, pos);
+            emit(out, c);
+            // Matched bytes are indexed sparsely: they are rarely the best start of a match.
+            index_target(pos, c.length, matched_index_step);
+            pos += c.length;
+            literal_start = pos;
+        }
+        flush_literals(out, literal_start, pos);
+    }
+
+private:
+    static constexpr std::size_t max_indexed = std::size_t(1) << 22;
+    static constexpr std::size_t matched_index_step = 8;
+
+    // How many literals just before `pos` the chosen match also covers.
+    std::size_t extend_backwards(const Choice& c, std::size_t pos, std::size_t literal_start) const {
+        const std::uint8_t* from_base = c.kind == Action::target_copy ? target_.data() : source_.data();
+        std::size_t back = 0;
+        while (pos - back > literal_start && c.from > back && from_base[c.from - back - 1] == target_[pos - back - 1])
+            ++back;
+        return back;
+    }
+
+    void consider(Choice& best, Action kind, std::size_t length, std::size_t from, std::size_t offset_cost) const {
+        const std::size_t cost = varint_size((std::uint64_t(length - 1) << 2) | 3) + offset_cost;
+        const auto gain = static_cast<std::ptrdiff_t>(length) - static_cast<std::ptrdiff_t>(cost);
+        // Strictly better only: candidates are tried in a fixed order, so ties are deterministic.
+        if (length > 0 && gain > best.gain) best = {kind, length, from, gain};
+    }
+
+    Choice best_at(std::size_t pos) const {
+        Choice best;
+        const std::size_t room = target_.size() - pos;
+        const std::uint8_t* here = target_.data() + pos;
+        if (pos < source_.size())
+            consider(best, Action::source_read, match_length(source_.data() + pos, here, std::min(room, source_.size() - pos)),
+                     pos, 0);
+        if (source_cursor_ < source_.size() && source_cursor_ != pos)
+            consider(best, Action::source_copy,
+                     match_length(source_.data() + source_cursor_, here, std::min(room, source_.size() - source_cursor_)),
+                     source_cursor_, 1);
+        if (room < key_) return best;
+        const std::uint32_t* s = source_index_.candidates(source_index_.bucket(target_, pos));
+        for (std::size_t w = 0; w < PositionIndex::ways && s[w]; ++w) {
+            const std::size_t from = s[w] - 1;
+            const std::size_t len = match_length(source_.data() + from, here, std::min(room, source_.size() - from));
+            if (len >= key_) consider(best, Action::source_copy, len, from, varint_size(signed_offset(source_cursor_, from)));
+        }
+        const std::uint32_t* t = target_index_.candidates(target_index_.bucket(target_, pos));
+        for (std::size_t w = 0; w < PositionIndex::ways && t[w]; ++w) {
+            const std::size_t from = t[w] - 1;
+            const std::size_t len = match_length(target_.data() + from, here, room);  // may overlap: a run
+            if (len >= key_) consider(best, Action::target_copy, len, from, varint_size(signed_offset(target_cursor_, from)));
+        }
+        return best;
+    }
+
+    void index_target(std::size_t pos, std::size_t count, std::size_t step) {
+        const std::size_t end = std::min(pos + count, target_.size() >= key_ ? target_.size() - key_ + 1 : 0);
+        for (std::size_t p = pos; p < end; p += step)
+            target_index_.insert(target_index_.bucket(target_, p), static_cast<std::uint32_t>(p));
+    }
+
+    void flush_literals(ByteWriter& out, std::size_t from, std::size_t to) const {
+        if (to == from) return;
+        write_varint(out, (std::uint64_t(to - from - 1) << 2) | std::uint64_t(Action::target_read));
+        out.bytes(target_.subspan(from, to - from));
+    }
+
+    void emit(ByteWriter& out, const Choice& c) {
+        write_varint(out, (std::uint64_t(c.length - 1) << 2) | std::uint64_t(c.kind));
+        if (c.kind == Action::source_copy) {
+            write_varint(out, signed_offset(source_cursor_, c.from));
+            source_cursor_ = c.from + c.length;
+        } else if (c.kind == Action::target_copy) {
+            write_varint(out, signed_offset(target_cursor_, c.from));
+            target_cursor_ = c.from + c.length;
+        }
+    }
+
+    ByteView source_, target_;
+    std::size_t key_;
+    std::ptrdiff_t min_gain_;
+    PositionIndex source_index_, target_index_;
+    std::size_t source_cursor_ = 0, target_cursor_ = 0;
+};
+
+}  // namespace
+
+Bytes create(ByteView source, ByteView target, const CreateOptions& options) {
+    if (source.size() >= 0xFFFFFFFFu || target.size() >= 0xFFFFFFFFu)
+        throw Error(ErrorKind::limit, "BPS creation handles files below 4 GiB (use a zstd patch for larger ones)");
+    ByteWriter out(Endian::little);
+    out.reserve(64 + options.metadata.size());
+    for (char c : magic) out.u8(static_cast<std::uint8_t>(c));
+    write_varint(out, source.size());
+    write_varint(out, target.size());
+    write_varint(out, options.metadata.size());
+    out.string(options.metadata);
+    Encoder(source, target, options).run(out);
+    out.u32(crc32(source));
+    out.u32(crc32(target));
+    out.u32(crc32(out.data()));
+    return out.take();
+}
+
+}  // namespace mod::bps

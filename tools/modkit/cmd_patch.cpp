@@ -1,0 +1,216 @@
+// modkit patch …: distributable patches (BPS and zstd "MZPT").
+#include "cli.hpp"
+#include "json.hpp"
+
+#include "libmod/codec/bps.hpp"
+#include "libmod/codec/zstd_patch.hpp"
+#include "libmod/core/file.hpp"
+#include "libmod/core/hash.hpp"
+
+#include <cstdio>
+
+namespace modkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+enum class Format { bps, zpatch };
+
+const char* name_of(Format f) { return f == Format::bps ? "bps" : "zpatch"; }
+
+// --format wins; otherwise the output's extension (.bps / .zpatch) decides.
+Format creation_format(const po::variables_map& vm, const fs::path& out) {
+    if (vm.count("format")) {
+        const auto f = vm["format"].as<std::string>();
+        if (f == "bps") return Format::bps;
+        if (f == "zpatch" || f == "zstd") return Format::zpatch;
+        usage_error("unknown patch format '" + f + "' (bps or zpatch)");
+    }
+    const auto ext = out.extension().string();
+    if (ext == ".bps") return Format::bps;
+    if (ext == ".zpatch") return Format::zpatch;
+    usage_error("cannot tell the patch format from '" + out.filename().string() +
+                "': name it .bps or .zpatch, or pass --format");
+}
+
+// Patches say what they are: "BPS1" or "MZPT".
+Format detected_format(const mod::Bytes& patch, const fs::path& path) {
+    if (mod::bps::has_magic(patch)) return Format::bps;
+    if (mod::zpatch::has_magic(patch)) return Format::zpatch;
+    throw mod::Error(mod::ErrorKind::format, "not a patch: expected \"BPS1\" or \"MZPT\"", path.string(), 0);
+}
+
+int patch_create(const po::variables_map& vm, const Global& g) {
+    fs::path source_path = required(vm, "source"), target_path = required(vm, "target"), out = required(vm, "out");
+    const Format format = creation_format(vm, out);
+    const auto source = mod::read_file(source_path);
+    const auto target = mod::read_file(target_path);
+    mod::Bytes patch;
+    if (format == Format::bps) {
+        mod::bps::CreateOptions o;
+        if (vm.count("metadata")) o.metadata = vm["metadata"].as<std::string>();
+        patch = mod::bps::create(source, target, o);
+    } else {
+        if (vm.count("metadata")) usage_error("--metadata is a BPS feature");
+        mod::zpatch::CreateOptions o;
+        o.level = vm["level"].as<int>();
+        patch = mod::zpatch::create(source, target, o);
+    }
+    const fs::path inputs[] = {source_path, target_path};
+    mod::write_file_atomic(out, patch, inputs);
+    if (g.json) {
+        Json j;
+        j.begin_object()
+            .field("format", name_of(format))
+            .field("source_bytes", std::uint64_t(source.size()))
+            .field("target_bytes", std::uint64_t(target.size()))
+            .field("patch_bytes", std::uint64_t(patch.size()))
+            .field("output", out.string())
+            .end_object();
+    } else {
+        std::printf("%s patch: %zu bytes (source %zu, target %zu)\n", name_of(format), patch.size(), source.size(),
+                    target.size());
+    }
+    return 0;
+}
+
+int patch_apply(const po::variables_map& vm, const Global& g) {
+    fs::path patch_path = required(vm, "patch"), source_path = required(vm, "source"), out = required(vm, "out");
+    const auto patch = mod::read_file(patch_path);
+    const auto source = mod::read_file(source_path);
+    const Format format = detected_format(patch, patch_path);
+    const std::uint64_t max_size = vm["max-size"].as<std::uint64_t>();
+    mod::Bytes target;
+    try {
+        if (format == Format::bps) {
+            mod::bps::ApplyOptions o;
+            o.max_target = max_size;
+            o.ignore_source_crc = vm.count("ignore-source-crc") > 0;
+            target = mod::bps::apply(mod::ByteReader(patch, mod::Endian::little, patch_path.string(), "bps"), source, o);
+        } else {
+            if (vm.count("ignore-source-crc")) usage_error("--ignore-source-crc is a BPS option");
+            mod::zpatch::ApplyOptions o;
+            o.max_target = max_size;
+            target = mod::zpatch::apply(mod::ByteReader(patch, mod::Endian::little, patch_path.string(), "zpatch"),
+                                        source, o);
+        }
+    } catch (mod::Error& e) {
+        // A refused source: say which file was refused.
+        if (e.kind() == mod::ErrorKind::conflict)
+            throw mod::Error(e.kind(), source_path.string() + ": " + e.message(), e.file(),
+                             e.offset(), e.path());
+        throw;
+    }
+    const fs::path inputs[] = {patch_path, source_path};
+    mod::write_file_atomic(out, target, inputs);
+    if (g.json) {
+        Json j;
+        j.begin_object()
+            .field("format", name_of(format))
+            .field("output", out.string())
+            .field("target_bytes", std::uint64_t(target.size()))
+            .field("target_sha1", mod::to_hex(mod::sha1(target)))
+            .end_object();
+    } else {
+        std::printf("applied %s patch: %zu bytes written to %s\n", name_of(format), target.size(), out.c_str());
+    }
+    return 0;
+}
+
+void info_bps(const mod::Bytes& patch, const fs::path& path, const Global& g) {
+    const auto info = mod::bps::describe(mod::ByteReader(patch, mod::Endian::little, path.string(), "bps"));
+    static const char* kinds[] = {"source_read", "target_read", "source_copy", "target_copy"};
+    if (g.json) {
+        Json j;
+        j.begin_object()
+            .field("format", "bps")
+            .field("patch_bytes", std::uint64_t(patch.size()))
+            .field("source_size", info.source_size)
+            .field("source_crc32", mod::hex(info.source_crc32, 8))
+            .field("target_size", info.target_size)
+            .field("target_crc32", mod::hex(info.target_crc32, 8))
+            .field("patch_crc32", mod::hex(info.patch_crc32, 8))
+            .field("metadata", info.metadata)
+            .key("actions").begin_object();
+        for (int k = 0; k < 4; ++k)
+            j.key(kinds[k]).begin_object().field("count", info.action_count[k]).field("bytes", info.action_bytes[k]).end_object();
+        j.end_object().end_object();
+    } else {
+        std::printf("format       BPS1 (%zu bytes)\n", patch.size());
+        std::printf("source       %llu bytes, CRC-32 %08X\n", static_cast<unsigned long long>(info.source_size), info.source_crc32);
+        std::printf("target       %llu bytes, CRC-32 %08X\n", static_cast<unsigned long long>(info.target_size), info.target_crc32);
+        std::printf("metadata     %zu bytes\n", info.metadata.size());
+        for (int k = 0; k < 4; ++k)
+            std::printf("%-12s %llu actions, %llu bytes\n", kinds[k], static_cast<unsigned long long>(info.action_count[k]),
+                        static_cast<unsigned long long>(info.action_bytes[k]));
+    }
+}
+
+void info_zpatch(const mod::Bytes& patch, const fs::path& path, const Global& g) {
+    const auto h = mod::zpatch::read_header(mod::ByteReader(patch, mod::Endian::little, path.string(), "zpatch"));
+    if (g.json) {
+        Json j;
+        j.begin_object()
+            .field("format", "zpatch")
+            .field("patch_bytes", std::uint64_t(patch.size()))
+            .field("source_size", h.source_size)
+            .field("source_crc32", mod::hex(h.source_crc32, 8))
+            .field("source_sha1", mod::to_hex(h.source_sha1))
+            .field("target_size", h.target_size)
+            .field("target_crc32", mod::hex(h.target_crc32, 8))
+            .field("target_sha1", mod::to_hex(h.target_sha1))
+            .field("window_log", unsigned(h.window_log))
+            .field("level", unsigned(h.level))
+            .field("frame_bytes", h.frame_size)
+            .end_object();
+    } else {
+        std::printf("format       MZPT zstd patch (%zu bytes, frame %u bytes, level %u, window 2^%u)\n", patch.size(),
+                    h.frame_size, unsigned(h.level), unsigned(h.window_log));
+        std::printf("source       %llu bytes, CRC-32 %08X, SHA-1 %s\n", static_cast<unsigned long long>(h.source_size),
+                    h.source_crc32, mod::to_hex(h.source_sha1).c_str());
+        std::printf("target       %llu bytes, CRC-32 %08X, SHA-1 %s\n", static_cast<unsigned long long>(h.target_size),
+                    h.target_crc32, mod::to_hex(h.target_sha1).c_str());
+    }
+}
+
+int patch_info(const po::variables_map& vm, const Global& g) {
+    fs::path patch_path = required(vm, "patch");
+    const auto patch = mod::read_file(patch_path);
+    if (detected_format(patch, patch_path) == Format::bps) info_bps(patch, patch_path, g);
+    else info_zpatch(patch, patch_path, g);
+    return 0;
+}
+
+const Registrar patch_group({"patch", "distributable patches: BPS (small files) and zstd MZPT (large files)", {
+    {"create", "SOURCE TARGET OUT [--format bps|zpatch] [--level N] [--metadata TEXT]",
+     "make a patch turning SOURCE into TARGET (format from --format or OUT's .bps/.zpatch extension)",
+     [](auto& o, auto& p) {
+         o.add_options()("source", po::value<std::string>(), "original file")(
+             "target", po::value<std::string>(), "modified file")("out", po::value<std::string>(), "patch to write")(
+             "format", po::value<std::string>(), "bps or zpatch")(
+             "level", po::value<int>()->default_value(mod::zpatch::default_level), "zstd level (zpatch)")(
+             "metadata", po::value<std::string>(), "text stored in the BPS header");
+         p.add("source", 1).add("target", 1).add("out", 1);
+     },
+     patch_create},
+    {"apply", "PATCH SOURCE OUT [--max-size N] [--ignore-source-crc]",
+     "apply a patch; a source that is not the one the patch was made for is refused",
+     [](auto& o, auto& p) {
+         o.add_options()("patch", po::value<std::string>(), "patch file (.bps or .zpatch)")(
+             "source", po::value<std::string>(), "original file")("out", po::value<std::string>(), "result to write")(
+             "max-size", po::value<std::uint64_t>()->default_value(mod::zpatch::default_max_target),
+             "refuse patches declaring a larger result")(
+             "ignore-source-crc", "BPS only: apply even when the source CRC differs (the result CRC is still checked)");
+         p.add("patch", 1).add("source", 1).add("out", 1);
+     },
+     patch_apply},
+    {"info", "PATCH [--json]", "show what a patch was made from and for (BPS: action statistics)",
+     [](auto& o, auto& p) {
+         o.add_options()("patch", po::value<std::string>(), "patch file");
+         p.add("patch", 1);
+     },
+     patch_info},
+}});
+
+}  // namespace
+}  // namespace modkit
