@@ -9,7 +9,10 @@
 #include "libmod/totem/extract.hpp"
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/names.hpp"
+#include "libmod/scene/export.hpp"
+#include "libmod/scene/import.hpp"
 #include "libmod/totem/repack.hpp"
+#include "libmod/totem/scene_bridge.hpp"
 #include "libmod/totem/skin.hpp"
 #include "libmod/totem/verify.hpp"
 
@@ -500,6 +503,113 @@ int totem_verify(const po::variables_map& vm, const Global& g) {
     return bad ? 2 : 0;
 }
 
+// ---- export / reweight -----------------------------------------------------------------------
+
+std::size_t find_skin(const Loaded& l, const std::string& what) {
+    const std::size_t index = find_named(l, what);
+    if (record_kind(l.archive.records[index]) != RecordKind::skin)
+        usage_error("record '" + what + "' is a " + type_of(l, l.archive.records[index]) + ", not a SKIN");
+    return index;
+}
+
+int totem_export(const po::variables_map& vm, const Global& g) {
+    Loaded l = load(vm, true);
+    const std::size_t index = find_skin(l, required(vm, "skin"));
+    fs::path out = required(vm, "out");
+    Skin skin = decode_skin(payload_reader(l.reader(), l.archive, index));
+    std::vector<std::pair<std::int32_t, Mesh>> meshes;
+    for (auto id : skin.mesh_ids) {
+        auto rec = find_record(l.archive, id);
+        if (rec && record_kind(l.archive.records[*rec]) == RecordKind::mesh)
+            meshes.emplace_back(id, decode_mesh(payload_reader(l.reader(), l.archive, *rec)));
+    }
+    SkinExportReport report;
+    mod::scene::Scene scene = skin_to_scene(skin, meshes, l.names, &report);
+    std::vector<fs::path> inputs = {l.data_path, l.names_path};
+    mod::scene::export_file(scene, out, inputs);
+    for (const auto& t : report.skipped_targets) warn("target " + t + " is not a MESH in this archive: not exported");
+    if (g.json) {
+        Json j;
+        j.begin_object().field("output", out.string()).field("joints", std::uint64_t(report.joints))
+            .field("meshes", std::uint64_t(scene.meshes.size())).field("vertices", std::uint64_t(report.vertices))
+            .field("triangles", std::uint64_t(report.triangles)).field("bind_pose", synthetic_bind_pose_note)
+            .key("skipped_targets").begin_array();
+        for (const auto& t : report.skipped_targets) j.value(t);
+        j.end_array().end_object();
+    } else {
+        std::printf("%s: %zu joints, %zu meshes, %zu vertices, %zu triangles\nnote: %s\n", out.c_str(), report.joints,
+                    scene.meshes.size(), report.vertices, report.triangles, synthetic_bind_pose_note);
+    }
+    return 0;
+}
+
+int totem_reweight(const po::variables_map& vm, const Global& g) {
+    Loaded l = load(vm, true);
+    const std::size_t index = find_skin(l, required(vm, "skin"));
+    fs::path model = required(vm, "model"), out = required(vm, "out");
+    std::optional<std::int32_t> only;
+    if (vm.count("mesh")) {
+        const std::string m = vm["mesh"].as<std::string>();
+        only = l.names.find(name_id(m)) ? name_id(m) : parse_id(m).value_or(name_id(m));
+    }
+    ReweightOptions options;
+    options.tolerance = vm["tolerance"].as<float>();
+    auto scene = mod::scene::import_file(model);
+    ArchiveReweightReport report;
+    mod::Bytes payload = reweight_skin_record(l.reader(), l.archive, index, l.names, scene, only, options, &report);
+    auto items = items_of(l.archive);
+    items[index].record.payload = payload;
+    RepackReport packed_report;
+    Archive packed = repack(l.archive, std::move(items), &packed_report);
+    std::vector<fs::path> inputs = {l.data_path, l.names_path, model};
+    mod::write_file_atomic(out, encode_archive(packed), inputs);
+    if (packed_report.chunk_size_grew())
+        warn("chunk size grew from " + mod::hex(packed_report.old_chunk_size) + " to " + mod::hex(packed_report.new_chunk_size));
+    std::size_t mismatches = 0;
+    for (const auto& [name, r] : report.meshes)
+        for (const auto& f : r.findings) mismatches += f.level == Finding::Level::mismatch;
+    if (g.json) {
+        Json j;
+        j.begin_object().field("output", out.string()).field("source", model.string())
+            .field("tolerance", double(options.tolerance)).key("meshes").begin_array();
+        for (const auto& [name, r] : report.meshes) {
+            j.begin_object().field("mesh", name).field("positions", std::uint64_t(r.mesh_positions))
+                .field("matched", std::uint64_t(r.matched)).field("conflicting", std::uint64_t(r.conflicting))
+                .field("normals_rewritten", std::uint64_t(r.normals_rewritten)).field("normals_kept", std::uint64_t(r.normals_kept))
+                .key("unmatched").begin_array();
+            for (auto v : r.unmatched) j.value(v);
+            j.end_array().key("unknown_groups").begin_array();
+            for (const auto& s : r.unknown_groups) j.value(s);
+            j.end_array().key("groups_without_subsection").begin_array();
+            for (const auto& s : r.groups_without_subsection) j.value(s);
+            j.end_array();
+            json_findings(j, r.findings);
+            j.end_object();
+        }
+        j.end_array().key("skipped_targets").begin_array();
+        for (const auto& t : report.skipped_targets) j.value(t);
+        j.end_array().field("chunk_size_grew", packed_report.chunk_size_grew()).end_object();
+    } else {
+        for (const auto& [name, r] : report.meshes) {
+            std::printf("%s: %zu of %zu positions matched, %zu unmatched, %zu conflicting; normals %zu rewritten, %zu kept\n",
+                        name.c_str(), r.matched, r.mesh_positions, r.unmatched.size(), r.conflicting, r.normals_rewritten,
+                        r.normals_kept);
+            if (!r.unmatched.empty()) {
+                std::printf("  unmatched positions (weights kept):");
+                for (std::size_t i = 0; i < r.unmatched.size() && i < 32; ++i) std::printf(" %u", r.unmatched[i]);
+                std::printf(r.unmatched.size() > 32 ? " ...\n" : "\n");
+            }
+            for (const auto& s : r.unknown_groups) std::printf("  source group %s is not a section of the SKIN: its weights are dropped\n", s.c_str());
+            for (const auto& s : r.groups_without_subsection)
+                std::printf("  group %s has no subsection for this mesh: its weights are dropped\n", s.c_str());
+            for (const auto& f : r.findings) std::printf("  %s: %s: %s\n", level_text(f.level), f.path.c_str(), f.message.c_str());
+        }
+        for (const auto& t : report.skipped_targets) std::printf("target %s is not a MESH here: not reweighted\n", t.c_str());
+        std::printf("wrote %s (%zu mismatches with the documented invariants)\n", out.c_str(), mismatches);
+    }
+    return 0;
+}
+
 const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS, .DPC/.NPC), SKIN and MESH", {
     {"list", "DATA [NAMES] [--platform P] [--json]", "list the records with their chunk, type, name and subtype",
      [](auto& o, auto& p) { declare_data(o, p); }, totem_list},
@@ -531,6 +641,27 @@ const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS,
     {"verify", "DATA [NAMES] [--json]",
      "decode, check and round-trip every SKIN and MESH; report each SKIN's zero2 reading (exit 2 on failure)",
      [](auto& o, auto& p) { declare_data(o, p); }, totem_verify},
+    {"export", "DATA NAMES SKIN OUT.glb|.gltf|.fbx",
+     "export a SKIN's meshes with per-vertex weights and joints named from the table (synthetic bind pose)",
+     [](auto& o, auto& p) {
+         declare_data(o, p);
+         o.add_options()("skin", po::value<std::string>(), "SKIN record (name, 0xHASH or #index)")
+                        ("out", po::value<std::string>(), "output model");
+         p.add("skin", 1).add("out", 1);
+     },
+     totem_export},
+    {"reweight", "DATA NAMES SKIN MODEL OUT [--mesh NAME] [--tolerance T]",
+     "rewrite a SKIN's weights from an FBX/glTF whose positions match the MESHes (group ids, order, unknown fields kept)",
+     [](auto& o, auto& p) {
+         declare_data(o, p);
+         o.add_options()("skin", po::value<std::string>(), "SKIN record (name, 0xHASH or #index)")
+                        ("model", po::value<std::string>(), "FBX/glTF/GLB with the new weights")
+                        ("out", po::value<std::string>(), "output archive")
+                        ("mesh", po::value<std::string>(), "only this MESH target")
+                        ("tolerance", po::value<float>()->default_value(1e-4f), "position match distance");
+         p.add("skin", 1).add("model", 1).add("out", 1);
+     },
+     totem_reweight},
 }});
 
 }  // namespace

@@ -183,10 +183,13 @@ Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
     for (auto g : used_groups)
         if (!section_groups.count(g)) report.unknown_groups.push_back(group_names.count(g) ? group_names[g] : hash_text(g));
 
-    report.findings = check_skin(out, [&](std::int32_t id) -> std::optional<MeshExtent> {
-        if (id != mesh_id) return std::nullopt;
-        return MeshExtent{static_cast<std::uint32_t>(mesh.positions.size()), static_cast<std::uint32_t>(mesh.normals.size())};
-    });
+    // Only contradictions: notes about the other targets (not range-checked here) are noise.
+    for (auto& f : check_skin(out, [&](std::int32_t id) -> std::optional<MeshExtent> {
+             if (id != mesh_id) return std::nullopt;
+             return MeshExtent{static_cast<std::uint32_t>(mesh.positions.size()),
+                               static_cast<std::uint32_t>(mesh.normals.size())};
+         }))
+        if (f.level == Finding::Level::mismatch) report.findings.push_back(std::move(f));
     if (report_out) *report_out = std::move(report);
     return out;
 }

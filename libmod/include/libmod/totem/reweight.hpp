@@ -44,7 +44,7 @@ struct ReweightReport {
     std::vector<std::string> groups_without_subsection;  // sections with weights but no subsection for the MESH
     std::size_t normals_rewritten = 0;
     std::size_t normals_kept = 0;
-    std::vector<Finding> findings;               // check_skin on the result
+    std::vector<Finding> findings;               // check_skin's mismatches on the result
 };
 
 // The group id a source name stands for: parse_id for "0x…" texts, else name_id(name).

@@ -1,0 +1,185 @@
+#include "libmod/totem/scene_bridge.hpp"
+
+#include "libmod/totem/verify.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace mod::totem {
+
+namespace {
+
+scene::Vec3 vec(const Vec3& v) { return {v[0].value(), v[1].value(), v[2].value()}; }
+
+// Bone names must be unique in a scene; a group listed twice gets "~2", "~3".
+std::vector<std::string> bone_names(const Skin& skin, const NameTable& names) {
+    std::vector<std::string> out;
+    std::set<std::string> used;
+    for (const auto& sec : skin.sections) {
+        std::string base = names.display(sec.group_id), name = base;
+        for (int k = 2; !used.insert(name).second; ++k) name = base + "~" + std::to_string(k);
+        out.push_back(name);
+    }
+    return out;
+}
+
+}  // namespace
+
+scene::Scene skin_to_scene(const Skin& skin, const std::vector<std::pair<std::int32_t, Mesh>>& meshes,
+                           const NameTable& names, SkinExportReport* report_out) {
+    SkinExportReport report;
+    scene::Scene sc;
+    sc.source = "SKIN";
+    sc.format = "totem";
+    const auto bones = bone_names(skin, names);
+    std::map<std::int32_t, const Mesh*> by_id;
+    for (const auto& [id, m] : meshes) by_id.emplace(id, &m);
+
+    // Weighted centres (our bind-pose choice, see synthetic_bind_pose_note).
+    std::vector<std::array<double, 4>> centre(skin.sections.size(), {0, 0, 0, 0});
+    for (std::size_t b = 0; b < skin.sections.size(); ++b)
+        for (const auto& sub : skin.sections[b].subsections) {
+            if (sub.mesh_index >= skin.mesh_ids.size()) continue;
+            auto it = by_id.find(skin.mesh_ids[sub.mesh_index]);
+            if (it == by_id.end()) continue;
+            for (const auto& e : sub.vertices) {
+                if (e.id >= it->second->positions.size()) continue;
+                const double w = e.weight.value();
+                for (int c = 0; c < 3; ++c) centre[b][c] += w * it->second->positions[e.id][c].value();
+                centre[b][3] += w;
+            }
+        }
+    for (std::size_t b = 0; b < skin.sections.size(); ++b) {
+        scene::Bone bone;
+        bone.name = bones[b];
+        if (centre[b][3] != 0)
+            for (int c = 0; c < 3; ++c) bone.bind[c * 4 + 3] = static_cast<float>(centre[b][c] / centre[b][3]);
+        sc.skeleton.bones.push_back(bone);
+    }
+    scene::derive_bone_matrices(sc.skeleton);
+    report.joints = sc.skeleton.bones.size();
+
+    std::map<std::int32_t, std::uint32_t> material_slot;
+    std::set<std::int32_t> done;
+    for (std::size_t mi = 0; mi < skin.mesh_ids.size(); ++mi) {
+        const std::int32_t id = skin.mesh_ids[mi];
+        auto found = by_id.find(id);
+        if (found == by_id.end()) {
+            report.skipped_targets.push_back(names.display(id));
+            continue;
+        }
+        if (!done.insert(id).second) continue;
+        const Mesh& m = *found->second;
+        // Raw influences per MESH position, from every section's subsections on this mesh.
+        std::vector<std::vector<scene::Influence>> per_position(m.positions.size());
+        for (std::size_t b = 0; b < skin.sections.size(); ++b)
+            for (const auto& sub : skin.sections[b].subsections)
+                if (sub.mesh_index < skin.mesh_ids.size() && skin.mesh_ids[sub.mesh_index] == id)
+                    for (const auto& e : sub.vertices)
+                        if (e.id < per_position.size())
+                            per_position[e.id].push_back({static_cast<std::uint32_t>(b), e.weight.value()});
+
+        std::map<std::uint32_t, scene::Mesh> by_material;
+        std::map<std::uint32_t, std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>> keys;
+        for (const auto& t : build_triangles(m)) {
+            scene::Mesh& out = by_material[t.material_index];
+            auto& key_map = keys[t.material_index];
+            std::array<std::uint32_t, 3> idx{};
+            for (int c = 0; c < 3; ++c) {
+                const MeshCorner& k = t.corners[c];
+                auto [it, fresh] = key_map.try_emplace({k.position, k.texcoord, k.normal},
+                                                       static_cast<std::uint32_t>(out.positions.size()));
+                if (fresh) {
+                    out.positions.push_back(vec(m.positions[k.position]));
+                    out.normals.push_back(k.normal == no_index ? scene::Vec3{0, 0, 1} : vec(m.normals[k.normal]));
+                    scene::Vec2 uv{0, 0};
+                    if (k.texcoord != no_index) uv = {m.texcoords[k.texcoord][0].value(), m.texcoords[k.texcoord][1].value()};
+                    out.uv0.push_back(uv);
+                    out.uv1.push_back(uv);
+                    out.tangents.push_back({1, 0, 0, 1});
+                    out.influences.push_back(per_position[k.position]);
+                }
+                idx[c] = it->second;
+            }
+            out.triangles.push_back({idx[0], idx[2], idx[1]});
+        }
+        for (auto& [material_index, out] : by_material) {
+            const std::int32_t material_id =
+                material_index < m.materials.size() ? m.materials[material_index] : static_cast<std::int32_t>(material_index);
+            auto [slot, fresh] = material_slot.try_emplace(material_id, static_cast<std::uint32_t>(sc.materials.size()));
+            if (fresh)
+                sc.materials.push_back(material_index < m.materials.size() ? names.display(material_id)
+                                                                             : "material " + std::to_string(material_index));
+            out.material = slot->second;
+            out.name = names.display(id) + (by_material.size() > 1 ? "/" + sc.materials[slot->second] : "");
+            report.vertices += out.positions.size();
+            report.triangles += out.triangles.size();
+            sc.meshes.push_back(std::move(out));
+        }
+    }
+    sc.warnings.push_back(synthetic_bind_pose_note);
+    if (report_out) *report_out = std::move(report);
+    return sc;
+}
+
+std::vector<WeightSourceVertex> weight_source_from_scene(const scene::Scene& sc, std::string_view mesh_name) {
+    std::vector<WeightSourceVertex> out;
+    auto bone_name = [&](std::uint32_t b) -> std::string {
+        if (b >= sc.skeleton.bones.size())
+            throw Error(ErrorKind::format, "influence names bone " + std::to_string(b) + " outside the skeleton", sc.source);
+        return sc.skeleton.bones[b].name;
+    };
+    for (const auto& m : sc.meshes) {
+        if (!mesh_name.empty()) {
+            const std::string_view n = m.name;
+            if (!(n == mesh_name || (n.size() > mesh_name.size() && n.starts_with(mesh_name) && n[mesh_name.size()] == '/')))
+                continue;
+        }
+        for (std::size_t v = 0; v < m.positions.size(); ++v) {
+            WeightSourceVertex s;
+            s.position = m.positions[v];
+            if (v < m.influences.size() && !m.influences[v].empty()) {
+                for (const auto& inf : m.influences[v]) s.weights.push_back({bone_name(inf.bone), inf.weight});
+            } else if (v < m.skin.size()) {
+                for (std::uint8_t k = 0; k < m.skin[v].count; ++k)
+                    s.weights.push_back({bone_name(m.skin[v].bones[k]), float(m.skin[v].weights[k]) / 255.0f});
+            }
+            out.push_back(std::move(s));
+        }
+    }
+    return out;
+}
+
+Bytes reweight_skin_record(const ByteReader& dgc, const Archive& archive, std::size_t skin_index,
+                           const NameTable& names, const scene::Scene& source,
+                           std::optional<std::int32_t> only_mesh, const ReweightOptions& options,
+                           ArchiveReweightReport* report_out) {
+    ArchiveReweightReport report;
+    if (record_kind(archive.records.at(skin_index)) != RecordKind::skin)
+        throw Error(ErrorKind::usage, "record " + std::to_string(skin_index) + " is not a SKIN");
+    Skin skin = decode_skin(payload_reader(dgc, archive, skin_index));
+    if (only_mesh && std::find(skin.mesh_ids.begin(), skin.mesh_ids.end(), *only_mesh) == skin.mesh_ids.end())
+        throw Error(ErrorKind::usage, "the SKIN does not list mesh " + names.display(*only_mesh));
+    std::set<std::int32_t> done;
+    const std::vector<std::int32_t> targets = skin.mesh_ids;  // skin is replaced in the loop
+    const auto everything = weight_source_from_scene(source);
+    for (auto id : targets) {
+        if ((only_mesh && id != *only_mesh) || !done.insert(id).second) continue;
+        auto rec = find_record(archive, id);
+        if (!rec || record_kind(archive.records[*rec]) != RecordKind::mesh) {
+            report.skipped_targets.push_back(names.display(id));
+            continue;
+        }
+        Mesh mesh = decode_mesh(payload_reader(dgc, archive, *rec));
+        auto own = weight_source_from_scene(source, names.display(id));
+        ReweightReport r;
+        skin = reweight_skin(skin, id, mesh, own.empty() ? everything : own, options, &r);
+        report.meshes.emplace_back(names.display(id), std::move(r));
+    }
+    if (report_out) *report_out = std::move(report);
+    return encode_skin(skin, archive.endian);
+}
+
+}  // namespace mod::totem
