@@ -6,3 +6,27 @@ mkdir -p "$out/szp"
 for f in ld_mario16.sprite pl_rotatefillline_rom.bin; do
   "$modkit" szp pack "$shared/corpus/yay0/$f" "$out/szp/$f.szp" --quiet
 done
+# BPS patches for fuzz_bps_apply: from a zero-filled source (which the target rebuilds) to
+# corpus files, and between two ROMs (exercises every action kind).
+mkdir -p "$out/bps"
+head -c 32768 /dev/zero > "$out/bps/zero.src"
+for f in ld_earthbound.sprite pl_rotatefillline_rom.bin; do
+  "$modkit" patch create "$out/bps/zero.src" "$shared/corpus/yay0/$f" "$out/bps/zero_to_$f.bps" --quiet
+done
+"$modkit" patch create "$shared/corpus/yay0/pl_rotatefillline_rom.bin" \
+  "$shared/corpus/yay0/pl_internalpalette_rom.bin" "$out/bps/rom_to_rom.bps" --quiet
+rm "$out/bps/zero.src"
+# F3DEX2 display lists and PNGs: handmade seeds committed under tests/fuzz/seeds/, plus PNGs
+# `modkit texture decode` writes from corpus texel data (RGBA, grey, and paletted CI).
+seeds=$(dirname "$0")/seeds
+mkdir -p "$out/gbi" "$out/png"
+cp "$seeds"/gbi/* "$out/gbi/"
+cp "$seeds"/png/* "$out/png/"
+"$modkit" texture decode "$shared/corpus/yay0/pl_fb16_image.rgba16" "$out/png/fb16_32x24.png" \
+  --format rgba16 --width 32 --height 24 --offset 76800 --quiet
+"$modkit" texture decode "$shared/corpus/yay0/pl_frame.i4" "$out/png/frame_i4.png" --format i4 --width 40 --height 30 \
+  --quiet
+"$modkit" texture decode "$shared/corpus/yay0/ld_mario16.sprite" "$out/png/mario_ci8.png" --format ci8 --width 16 \
+  --height 16 --tlut "$shared/corpus/yay0/ld_mario16.sprite" --tlut-offset 4096 --tlut-count 256 --quiet
+"$modkit" texture decode "$shared/corpus/yay0/ld_mario16.sprite" "$out/png/mario_ci4.png" --format ci4 --width 16 \
+  --height 16 --tlut "$shared/corpus/yay0/ld_mario16.sprite" --tlut-offset 4096 --tlut-count 16 --quiet
