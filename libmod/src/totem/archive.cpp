@@ -87,10 +87,22 @@ ByteOrderDetection detect_byte_order(ByteView data, std::optional<Platform> hint
     const int big = order_score(data, Endian::big), little = order_score(data, Endian::little);
     ByteOrderDetection d;
     const std::string hint_text = hint ? std::string("; the extension says ") + to_string(*hint) : "";
-    if (big < 0 && little < 0)
-        throw Error(ErrorKind::format,
-                    "the chunk size word gives no valid chunk layout in either byte order", {},
-                    legal_notice_size, "dgc.header.chunk_size");
+    if (big < 0 && little < 0) {
+        // Corrupt either way: pick the order the extension names, else the one whose chunk
+        // size alone is plausible, so that decoding reports the precise broken record.
+        auto plausible = [&](Endian e) {
+            const std::uint32_t c = ByteReader(data, e).u32_at(legal_notice_size);
+            return c != 0 && c % chunk_granularity == 0 && c <= data.size() - header_size;
+        };
+        const bool pb = plausible(Endian::big), pl = plausible(Endian::little);
+        if (!hint && pb == pl)
+            throw Error(ErrorKind::format, "the chunk size word gives no valid chunk layout in either byte order", {},
+                        legal_notice_size, "dgc.header.chunk_size");
+        d.endian = hint ? endian_of(*hint) : (pb ? Endian::big : Endian::little);
+        d.reason = std::string("no byte order gives a valid first chunk; decoding as ") + to_string(d.endian) +
+                   "-endian" + (hint ? hint_text : std::string("; only its chunk size is plausible"));
+        return d;
+    }
     if (big != little) {
         d.endian = big > little ? Endian::big : Endian::little;
         d.reason = std::string("chunk size and first chunk fit ") + to_string(d.endian) + "-endian " +
