@@ -14,6 +14,29 @@ struct Partial {
     std::vector<std::uint32_t> assignment;
 };
 
+// Moves each free centroid that attracted nothing onto the bin with the largest weighted
+// squared error (each bin used once, lowest index on ties), so no slot is wasted while
+// colours are still poorly served. Returns whether any centroid moved.
+bool reseed_empty(std::span<const Bin> bins, const std::vector<Oklab>& all, const std::vector<std::uint32_t>& assignment,
+                  const std::vector<double>& weights, std::vector<Oklab>& free_centroids) {
+    std::vector<std::pair<double, std::size_t>> error;
+    for (std::size_t i = 0; i < bins.size(); ++i) {
+        const Oklab& c = all[assignment[i]];
+        const double dl = bins[i].lab.L - c.L, da = bins[i].lab.a - c.a, db = bins[i].lab.b - c.b;
+        const double e = bins[i].weight * (dl * dl + da * da + db * db);
+        if (e > 0) error.emplace_back(-e, i);
+    }
+    std::sort(error.begin(), error.end());
+    std::size_t next = 0;
+    bool moved = false;
+    for (std::size_t k = 0; k < free_centroids.size() && next < error.size(); ++k) {
+        if (weights[k] > 0) continue;
+        free_centroids[k] = bins[error[next++].second].lab;
+        moved = true;
+    }
+    return moved;
+}
+
 }  // namespace
 
 std::vector<double> kmeans(std::span<const Bin> bins, std::span<const Oklab> fixed, std::vector<Oklab>& free_centroids,
@@ -48,11 +71,13 @@ std::vector<double> kmeans(std::span<const Bin> bins, std::span<const Oklab> fix
         }
         for (std::size_t k = 0; k < nc; ++k) weights[k] = sum[4 * k + 3];
         // The last round only measures the weights of the centroids the previous one produced.
-        if (assignment == previous || round == max_iterations) break;
+        if (round == max_iterations) break;
+        const bool reseeded = reseed_empty(bins, all, assignment, weights, free_centroids);
+        if (!reseeded && assignment == previous) break;
         for (std::size_t k = 0; k < nc; ++k)
             if (weights[k] > 0)
                 free_centroids[k] = {sum[4 * k] / weights[k], sum[4 * k + 1] / weights[k], sum[4 * k + 2] / weights[k]};
-        previous = std::move(assignment);
+        previous = reseeded ? std::vector<std::uint32_t>{} : std::move(assignment);
     }
     return weights;
 }
