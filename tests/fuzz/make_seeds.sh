@@ -30,3 +30,6 @@ cp "$seeds"/png/* "$out/png/"
   --height 16 --tlut "$shared/corpus/yay0/ld_mario16.sprite" --tlut-offset 4096 --tlut-count 256 --quiet
 "$modkit" texture decode "$shared/corpus/yay0/ld_mario16.sprite" "$out/png/mario_ci4.png" --format ci4 --width 16 \
   --height 16 --tlut "$shared/corpus/yay0/ld_mario16.sprite" --tlut-offset 4096 --tlut-count 16 --quiet
+"$modkit" sample "$out/totem-sample" --game totem --quiet
+"$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DGC" "$out/totem-sample/totem/SAMPLE.NGC" "$out/totem-skin/gc" --type SKIN --quiet
+"$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DPS" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-skin/ps2" --type SKIN --quiet

@@ -1,0 +1,31 @@
+// Fuzz target: a TotemTech data archive (either byte order) must decode or throw mod::Error;
+// a decoded archive must re-encode byte for byte, and its MESH records must decode, re-encode
+// and triangulate or throw mod::Error.
+#include "libmod/totem/archive.hpp"
+#include "libmod/totem/mesh.hpp"
+#include "libmod/totem/verify.hpp"
+
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const mod::ByteView input(data, size);
+    for (mod::Endian e : {mod::Endian::big, mod::Endian::little}) {
+        try {
+            mod::ByteReader dgc(input, e);
+            auto archive = mod::totem::decode_archive(dgc);
+            if (mod::totem::encode_archive(archive) != mod::Bytes(input.begin(), input.end())) std::abort();
+            for (std::size_t i = 0; i < archive.records.size(); ++i) {
+                if (mod::totem::record_kind(archive.records[i]) != mod::totem::RecordKind::mesh) continue;
+                try {
+                    auto mesh = mod::totem::decode_mesh(mod::totem::payload_reader(dgc, archive, i));
+                    if (mod::totem::encode_mesh(mesh, e) != archive.records[i].payload) std::abort();
+                    (void)mod::totem::check_mesh(mesh);
+                    (void)mod::totem::build_triangles(mesh);
+                } catch (const mod::Error&) {
+                }
+            }
+        } catch (const mod::Error&) {
+        }
+    }
+    return 0;
+}
