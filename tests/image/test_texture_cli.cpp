@@ -90,6 +90,28 @@ BOOST_AUTO_TEST_CASE(quantise_and_reindex_report_delta_e) {
     BOOST_TEST(r.out.find("reindexed") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(palette_set_and_hsv) {
+    modtest::TempDir dir;
+    const Bytes pal = {0x00, 0x00, 0xF8, 0x01, 0x07, 0xC1, 0x00, 0x3F};  // transparent, red, green, blue
+    write_file_atomic(dir / "p.bin", pal);
+    auto r = modtest::run_cli({"texture", "palette-set", (dir / "p.bin").string(), (dir / "s.bin").string(), "--set",
+                               "1=FF8000", "--lock", "0", "--json"});
+    BOOST_TEST_INFO(r.err);
+    BOOST_REQUIRE(r.exit_code == 0);
+    BOOST_TEST(r.out.find("\"rounded\": true") != std::string::npos);  // 0x80 is not a 5-bit level
+    Bytes s = read_file(dir / "s.bin");
+    BOOST_TEST((s == Bytes{0x00, 0x00, 0xFC, 0x01, 0x07, 0xC1, 0x00, 0x3F}));
+    r = modtest::run_cli({"texture", "palette-hsv", (dir / "p.bin").string(), (dir / "h.bin").string(), "--hue", "120",
+                          "--lock", "0,3"});
+    BOOST_TEST_INFO(r.err);
+    BOOST_REQUIRE(r.exit_code == 0);
+    BOOST_TEST((read_file(dir / "h.bin") == Bytes{0x00, 0x00, 0x07, 0xC1, 0x00, 0x3F, 0x00, 0x3F}));
+    r = modtest::run_cli({"texture", "palette-set", (dir / "p.bin").string(), (dir / "x.bin").string(), "--set",
+                          "0=FFFFFF", "--lock", "0"});
+    BOOST_TEST(r.exit_code == 3);  // locked
+    BOOST_TEST(!std::filesystem::exists(dir / "x.bin"));
+}
+
 BOOST_AUTO_TEST_CASE(errors_have_exit_codes) {
     modtest::TempDir dir;
     write_file_atomic(dir / "t.bin", random_bytes(1, 100));

@@ -9,6 +9,7 @@
 #include "libmod/image/colour.hpp"
 #include "libmod/image/png.hpp"
 #include "libmod/image/quantise.hpp"
+#include "libmod/image/recolour.hpp"
 #include "libmod/n64/texel.hpp"
 #include "libmod/n64/tlut.hpp"
 
@@ -261,11 +262,141 @@ int texture_encode(const po::variables_map& vm, const Global& g) {
     return 0;
 }
 
+// ---- Standalone TLUT recolouring (RGBA5551 TLUT files) -------------------------------------
+
+std::vector<std::uint16_t> read_palette_file(const fs::path& path) {
+    auto t = read_tlut(path, 0, std::nullopt, TlutFormat::rgba5551);
+    return t.entries;
+}
+
+std::vector<unsigned> parse_slot_list(const po::variables_map& vm, const char* name) {
+    std::vector<unsigned> out;
+    if (!vm.count(name)) return out;
+    for (const auto& item : vm[name].as<std::vector<std::string>>()) {
+        std::size_t start = 0;
+        while (start <= item.size()) {
+            std::size_t comma = item.find(',', start);
+            std::string part = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (!part.empty()) {
+                try {
+                    out.push_back(static_cast<unsigned>(std::stoul(part)));
+                } catch (const std::logic_error&) {
+                    usage_error(std::string("--") + name + " expects slot numbers, got '" + part + "'");
+                }
+            }
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    return out;
+}
+
+// "RRGGBB" or "RRGGBBAA" (hex, optional leading '#').
+mod::image::Rgba8 parse_colour(std::string text) {
+    if (!text.empty() && text[0] == '#') text.erase(0, 1);
+    if (text.size() != 6 && text.size() != 8) usage_error("colour '" + text + "' is not RRGGBB or RRGGBBAA");
+    unsigned long v = 0;
+    try {
+        std::size_t used = 0;
+        v = std::stoul(text, &used, 16);
+        if (used != text.size()) throw std::invalid_argument(text);
+    } catch (const std::logic_error&) {
+        usage_error("colour '" + text + "' is not hexadecimal");
+    }
+    if (text.size() == 6) v = (v << 8) | 0xFF;
+    return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
+            static_cast<std::uint8_t>(v)};
+}
+
+void report_changes(const Global& g, const char* operation, const std::vector<mod::image::SlotChange>& changes) {
+    if (g.json) {
+        Json j;
+        j.begin_object().field("operation", operation).key("changes").begin_array();
+        for (const auto& c : changes) {
+            char req[16], got[16];
+            std::snprintf(req, sizeof req, "%02X%02X%02X%02X", c.requested.r, c.requested.g, c.requested.b, c.requested.a);
+            std::snprintf(got, sizeof got, "%02X%02X%02X%02X", c.result.r, c.result.g, c.result.b, c.result.a);
+            j.begin_object().field("slot", c.slot).field("before", unsigned(c.before)).field("after", unsigned(c.after))
+                .field("requested", req).field("result", got).field("rounded", c.rounded())
+                .field("rounding_delta_e", c.rounding_delta_e).end_object();
+        }
+        j.end_array().end_object();
+        return;
+    }
+    for (const auto& c : changes) {
+        std::printf("slot %3u: %04X -> %04X  asked %02X%02X%02X%02X, got %02X%02X%02X%02X", c.slot, c.before, c.after,
+                    c.requested.r, c.requested.g, c.requested.b, c.requested.a, c.result.r, c.result.g, c.result.b,
+                    c.result.a);
+        if (c.rounded()) std::printf(" (RGBA5551 rounding, dE %.2f)", c.rounding_delta_e);
+        std::printf("\n");
+    }
+}
+
+void declare_palette_io(po::options_description& o, po::positional_options_description& p) {
+    o.add_options()("in", po::value<std::string>(), "RGBA5551 TLUT file")("out", po::value<std::string>(), "TLUT to write")
+        ("lock", po::value<std::vector<std::string>>()->multitoken(), "slots that must not change (e.g. 0,5)");
+    p.add("in", 1).add("out", 1);
+}
+
+int palette_set(const po::variables_map& vm, const Global& g) {
+    fs::path in = required(vm, "in"), out = required(vm, "out");
+    auto palette = read_palette_file(in);
+    std::vector<mod::image::SlotColour> requests;
+    if (!vm.count("set")) usage_error("--set SLOT=RRGGBB[AA] is required");
+    for (const auto& s : vm["set"].as<std::vector<std::string>>()) {
+        auto eq = s.find('=');
+        if (eq == std::string::npos) usage_error("--set expects SLOT=RRGGBB[AA], got '" + s + "'");
+        unsigned slot = 0;
+        try {
+            slot = static_cast<unsigned>(std::stoul(s.substr(0, eq)));
+        } catch (const std::logic_error&) {
+            usage_error("--set expects SLOT=RRGGBB[AA], got '" + s + "'");
+        }
+        requests.push_back({slot, parse_colour(s.substr(eq + 1))});
+    }
+    auto locked = parse_slot_list(vm, "lock");
+    auto changes = mod::image::set_slots(palette, requests, locked);
+    mod::write_file_atomic(out, mod::n64::encode_tlut({TlutFormat::rgba5551, palette}), std::span<const fs::path>(&in, 1));
+    report_changes(g, "palette-set", changes);
+    return 0;
+}
+
+int palette_hsv(const po::variables_map& vm, const Global& g) {
+    fs::path in = required(vm, "in"), out = required(vm, "out");
+    auto palette = read_palette_file(in);
+    mod::image::HsvShift shift;
+    shift.hue_degrees = vm["hue"].as<double>();
+    shift.saturation = vm["saturation"].as<double>();
+    shift.value = vm["value"].as<double>();
+    if (shift.saturation < 0 || shift.value < 0) usage_error("--saturation and --value are non-negative factors");
+    auto changes = mod::image::hsv_shift(palette, shift, parse_slot_list(vm, "slots"), parse_slot_list(vm, "lock"));
+    mod::write_file_atomic(out, mod::n64::encode_tlut({TlutFormat::rgba5551, palette}), std::span<const fs::path>(&in, 1));
+    report_changes(g, "palette-hsv", changes);
+    return 0;
+}
+
 const Registrar texture_group({"texture", "N64 texel data <-> PNG (all RDP texture formats, TLUTs)", {
     {"decode", "IN OUT.png --format F --width W --height H [--tlut FILE] [--bank N]",
      "decode raw texels (CI through a TLUT) to PNG", declare_decode, texture_decode},
     {"encode", "IN.png OUT --format F [--palette-out FILE | --palette-in FILE] [--lock SLOT=HEX…]",
      "encode a PNG to raw texels (CI: exact palette, reindex or quantise)", declare_encode, texture_encode},
+    {"palette-set", "TLUT OUT --set SLOT=RRGGBB[AA]… [--lock SLOTS] [--json]",
+     "set TLUT slots to colours, reporting RGBA5551 rounding",
+     [](auto& o, auto& p) {
+         declare_palette_io(o, p);
+         o.add_options()("set", po::value<std::vector<std::string>>()->multitoken(), "SLOT=RRGGBB[AA] (hex)");
+     },
+     palette_set},
+    {"palette-hsv", "TLUT OUT [--hue DEG] [--saturation F] [--value F] [--slots SLOTS] [--lock SLOTS] [--json]",
+     "shift hue/saturation/value of TLUT slots (all by default), locked slots untouched",
+     [](auto& o, auto& p) {
+         declare_palette_io(o, p);
+         o.add_options()("hue", po::value<double>()->default_value(0.0), "degrees added to the hue")
+             ("saturation", po::value<double>()->default_value(1.0), "saturation factor")
+             ("value", po::value<double>()->default_value(1.0), "value factor")
+             ("slots", po::value<std::vector<std::string>>()->multitoken(), "slots to shift (e.g. 1,2,7)");
+     },
+     palette_hsv},
 }});
 
 }  // namespace
