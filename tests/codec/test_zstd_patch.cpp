@@ -92,7 +92,8 @@ BOOST_AUTO_TEST_CASE(wrong_source_is_refused_before_decoding) {
     BOOST_REQUIRE(e);
     BOOST_TEST(e->kind() == mod::ErrorKind::conflict);
     BOOST_TEST(e->file() == "p.zpatch");
-    BOOST_TEST(e->message().find("SHA-1") != std::string::npos);
+    BOOST_TEST(e->message().find("CRC-32 " + mod::hex(mod::crc32(other), 8)) != std::string::npos);
+    BOOST_TEST(e->message().find(mod::to_hex(mod::sha1(source))) != std::string::npos);  // the expected identity
     e = modtest::catch_error([&] { mod::zpatch::apply(patch, target); });
     BOOST_REQUIRE(e);
     BOOST_TEST(e->message().find("already the patched result") != std::string::npos);

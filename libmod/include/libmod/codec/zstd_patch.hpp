@@ -59,10 +59,11 @@ Header read_header(const ByteReader& patch);
 // when the window needed (source + target) exceeds 2^31 bytes.
 Bytes create(ByteView source, ByteView target, const CreateOptions& options = {});
 
-// Applies a patch: the header is checked first, then the source size and SHA-1 (conflict
-// error naming both when they differ: nothing is decoded), then the frame is decoded with
-// the source as prefix into exactly target_size bytes and the result's SHA-1 is verified
-// (format error otherwise). `header` receives the header when not null.
+// Applies a patch: the header is checked first, then the source size, CRC-32 and SHA-1
+// (conflict error naming both identities when they differ: nothing is decoded), then the
+// frame is decoded with the source as prefix into exactly target_size bytes (zstd verifies
+// its content checksum) and the result's CRC-32 is compared with the header (format error
+// otherwise). `header` receives the header when not null.
 Bytes apply(const ByteReader& patch, ByteView source, const ApplyOptions& options = {}, Header* header = nullptr);
 Bytes apply(ByteView patch, ByteView source, const ApplyOptions& options = {}, Header* header = nullptr);
 
