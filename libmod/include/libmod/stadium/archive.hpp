@@ -1,0 +1,161 @@
+#pragma once
+// BinArchive: the asset archive format of Pokémon Stadium, and the Pokémon model archive at
+// ROM 0x920000. Spec: doc/formats/binarchive.md.
+//
+//   +0x00 u16 flags (0 in ROM)   +0x02 u16 fragment id (0xEF for the model archive)
+//   +0x04 u32 0 in ROM           +0x08 u32 total_size   +0x0C u32 count
+//   +0x10 count × {u32 offset (from the archive start), u32 size, u32 cache (0 in ROM),
+//                  u32 unknown (never read by the game)}
+//
+// An entry's payload is PERS-SZP (Yay0 inside), PRESJPEG (kept opaque), a raw FRAGMENT, or
+// other raw data. Repacking keeps every unchanged entry's blob and descriptor words byte for
+// byte and re-encodes only what changed (see RepackOptions / repack_archive).
+
+#include "libmod/codec/szp.hpp"
+#include "libmod/core/bytes.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mod::stadium {
+
+// ROM placement of the model archive [decomp rom.yaml, 19840.c]: the address is a constant in
+// main code and the audio archive starts at the limit.
+inline constexpr std::uint32_t model_archive_rom = 0x920000;
+inline constexpr std::uint32_t model_archive_rom_end = 0x15C0000;
+inline constexpr std::uint16_t model_fragment_id = 0xEF;
+inline constexpr std::uint32_t archive_header_size = 0x10;
+inline constexpr std::uint32_t descriptor_size = 0x10;
+inline constexpr std::uint32_t entry_alignment = 16;
+
+// Runtime limits of the model thread [decomp 19840.c, memmap.c].
+struct RuntimeLimits {
+    std::uint32_t compressed_buffer = 0x28000;  // ALIGN16(stored size) must fit
+    std::uint32_t model_block = 0x3C000;        // ALIGN16(decompressed) + 0x10 header must fit
+    std::uint32_t model_block_header = 0x10;
+    std::uint32_t fragment_max = 0x100000;      // a fragment must stay below
+};
+
+struct ArchiveHeader {
+    std::uint16_t flags = 0;
+    std::uint16_t fragment_id = 0;
+    std::uint32_t word4 = 0;
+    std::uint32_t total_size = 0;
+    std::uint32_t count = 0;
+};
+
+struct Descriptor {
+    std::uint32_t offset = 0;
+    std::uint32_t size = 0;
+    std::uint32_t cache = 0;
+    std::uint32_t unknown = 0;
+};
+
+enum class PayloadKind { pers_szp, presjpeg, fragment, raw };
+const char* to_string(PayloadKind kind) noexcept;
+// Parses "pers-szp" / "presjpeg" / "fragment" / "raw" (format error otherwise).
+PayloadKind parse_payload_kind(std::string_view name);
+
+// Classifies a blob by its first bytes as the game's loader does.
+PayloadKind classify_payload(ByteView blob) noexcept;
+
+struct Archive {
+    ArchiveHeader header;
+    std::vector<Descriptor> entries;
+    // The whole region the archive was read from (ROM[start, region end)): entries, the gaps
+    // between them and the tail padding, kept so unchanged bytes are copied, never rebuilt.
+    Bytes region;
+    std::string file;  // for messages
+
+    ByteView blob(std::size_t i) const;
+    // End of the data: the largest offset + size, and at least the descriptor table's end.
+    std::uint32_t data_end() const noexcept;
+};
+
+// Parses the header and descriptors from `region` (which starts at the archive). Checks the
+// table fits, every entry lies inside the region and entries do not overlap; offsets that are
+// not 16-aligned, non-zero cache words and a total_size that disagrees with hypothesis U6 are
+// reported by audit_archive, not rejected. Errors name `archive[i]`.
+Archive parse_archive(const ByteReader& region);
+
+// Hypothesis U6 (one place): total_size = ALIGN16(end of the last entry's data), relative to
+// the archive start. `audit_archive` says when a real archive disagrees.
+std::uint32_t total_size_u6(std::uint32_t data_end) noexcept;
+
+// Observations about an archive that contradict a documented expectation (hypotheses U2, U4,
+// U5, U6): one line each, empty when everything matches.
+std::vector<std::string> audit_archive(const Archive& archive);
+
+// A decoded entry: what the game has in RAM before relocation.
+struct DecodedEntry {
+    PayloadKind kind = PayloadKind::raw;
+    std::optional<szp::Header> szp;  // for PERS-SZP
+    std::uint32_t yay0_stream_bytes = 0;
+    // PERS-SZP: the size2-byte buffer after fix-ups; fragment/raw/PRESJPEG: the blob itself.
+    Bytes content;
+    bool is_fragment = false;  // "FRAGMENT" at +8 of content
+};
+
+DecodedEntry decode_entry(const Archive& archive, std::size_t index);
+
+// One changed entry for repack_archive: the entry's new decoded content (what decode_entry
+// returns in `content`). Raw kinds are stored as given; PERS-SZP entries are re-encoded.
+struct Replacement {
+    std::size_t index = 0;
+    Bytes content;
+};
+
+struct RepackOptions {
+    yay0::Mode mode = yay0::Mode::nintendo;
+    unsigned threads = 0;          // 0 = all cores; output identical for any value
+    bool reencode_all = false;     // re-encode every PERS-SZP entry (benchmarks, self-tests)
+    RuntimeLimits limits;
+    // Absolute ROM address of the archive and the highest allowed end (limit check).
+    std::uint32_t rom_start = model_archive_rom;
+    std::uint32_t rom_end_limit = model_archive_rom_end;
+    // Check the model-thread limits (compressed buffer, model block, fragment size) for
+    // re-encoded entries. Off for archives that are not loaded by the model thread.
+    bool model_limits = true;
+};
+
+struct EntryOutcome {
+    bool reencoded = false;
+    bool moved = false;
+    Descriptor descriptor;
+};
+
+struct RepackResult {
+    Bytes region;  // same length as the input region
+    ArchiveHeader header;
+    std::vector<EntryOutcome> entries;
+    std::size_t reencoded = 0;
+};
+
+// Lays the archive out again. Rules (doc/formats/binarchive.md § repack):
+//  * entries keep their order; an entry whose content did not change keeps its blob and all
+//    four descriptor words (only the offset follows when an earlier entry grew);
+//  * a changed PERS-SZP entry becomes szp::pack(content) (header 0x18, no fix-ups); a changed
+//    raw entry is stored as given; a stored size that was a multiple of 16 stays one (zero pad);
+//  * an entry stays at its original offset when everything before it fits there, otherwise it
+//    goes to the next 16-aligned offset; bytes of the original region that are not covered by
+//    a moved or resized entry (gaps, tail padding) are kept;
+//  * total_size follows hypothesis U6 via total_size_after_repack;
+//  * limits: ALIGN16(stored) <= 0x28000, ALIGN16(decompressed) + 0x10 <= 0x3C000, fragment <
+//    0x100000 (each naming `archive[i]`), and rom_start + end <= rom_end_limit.
+// Re-encoding runs in parallel through mod::parallel_map; the bytes do not depend on threads.
+RepackResult repack_archive(const Archive& archive, const std::vector<Replacement>& replacements,
+                            const RepackOptions& options = {});
+
+// total_size for a repacked archive (hypothesis U6, one place): the original value when the
+// data end did not move, else total_size_u6(new_end) plus whatever the original exceeded
+// total_size_u6(original_end) by (so a real archive's convention carries over).
+std::uint32_t total_size_after_repack(std::uint32_t original_total, std::uint32_t original_end,
+                                      std::uint32_t new_end) noexcept;
+
+// Checks the runtime limits for one entry; limit error naming `archive[index]`.
+void check_entry_limits(std::size_t index, std::uint32_t stored_size, std::uint32_t decompressed_size,
+                        std::optional<std::uint32_t> fragment_size, const RuntimeLimits& limits);
+
+}  // namespace mod::stadium

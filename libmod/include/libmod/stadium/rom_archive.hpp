@@ -1,0 +1,75 @@
+#pragma once
+// The model archive inside a Pokémon Stadium ROM image: load a ROM in any byte order, read the
+// archive region, write a repacked region back, save in the input's order, extract to a folder
+// and repack from it, and the self-test that proves an unchanged repack is the identity.
+// Specs: doc/formats/binarchive.md, doc/formats/pers-szp.md, doc/formats/fragment.md.
+
+#include "libmod/n64/rom.hpp"
+#include "libmod/stadium/archive.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mod::stadium {
+
+struct StadiumRom {
+    n64::ByteOrder order = n64::ByteOrder::z64;
+    Bytes z64;         // normalised image
+    std::string file;  // for messages
+};
+
+// Reads a ROM file in any byte order (format error when it is not an N64 image).
+StadiumRom load_rom(const std::filesystem::path& path);
+StadiumRom load_rom_bytes(ByteView image, std::string file = {});
+
+// The archive at `rom_start`; its region runs to min(image size, region_end). Errors name
+// `archive…` with offsets relative to the archive start.
+Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start = model_archive_rom,
+                     std::uint32_t region_end = model_archive_rom_end);
+
+// The ROM with the archive region replaced (same size), converted back to `rom.order`.
+Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked,
+                    std::uint32_t rom_start = model_archive_rom);
+
+// ---- extraction folder -------------------------------------------------------------------
+// DIR/index.json records the ROM (order, md5), the archive header, and per entry: model id,
+// the four descriptor words, the kind, the PERS-SZP header, the sha1 of the original blob and
+// of the extracted content, and the content file name (DIR/entries/NNN.<kind>). Entries are
+// decoded: PERS-SZP → the unpacked buffer (a FRAGMENT for models), others → the blob itself.
+
+struct ExtractSummary {
+    std::size_t entries = 0;
+    std::size_t fragments = 0;
+    std::uint64_t bytes = 0;
+};
+
+ExtractSummary extract_archive(const StadiumRom& rom, const Archive& archive, const std::filesystem::path& dir,
+                               unsigned threads = 0);
+
+// Reads DIR back: checks index.json describes this archive (same count, descriptors and
+// original blob hashes; conflict error otherwise) and returns a replacement for every entry
+// whose file no longer matches its recorded hash.
+std::vector<Replacement> read_extracted(const Archive& archive, const std::filesystem::path& dir);
+
+// ---- self-test ----------------------------------------------------------------------------
+struct VerifyReport {
+    std::size_t entries = 0;
+    std::size_t pers_szp = 0, fragments = 0, raw_fragments = 0, presjpeg = 0, raw = 0;
+    // Repacking with no change, and with every entry "replaced" by its own decoded content,
+    // reproduces the region byte for byte.
+    bool identity_unchanged = false;
+    bool identity_same_content = false;
+    // PERS-SZP entries whose Yay0 stream the nintendo-mode encoder reproduces byte for byte.
+    std::size_t nintendo_matches = 0;
+    std::vector<std::size_t> nintendo_mismatches;
+    // Fragments whose relocation table matches the structure walk; problems one line each.
+    std::size_t crosscheck_ok = 0;
+    std::vector<std::string> crosscheck_problems;
+    std::vector<std::string> audit;  // audit_archive notes
+    bool ok() const noexcept { return identity_unchanged && identity_same_content; }
+};
+
+VerifyReport verify_archive(const Archive& archive, unsigned threads = 0);
+
+}  // namespace mod::stadium

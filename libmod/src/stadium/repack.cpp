@@ -1,0 +1,137 @@
+// BinArchive repacking: unchanged entries are copied, changed ones re-encoded in parallel, the
+// layout moves only where it must.
+#include "libmod/core/parallel.hpp"
+#include "libmod/stadium/archive.hpp"
+#include "libmod/stadium/fragment.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace mod::stadium {
+
+namespace {
+
+// Hypothesis U5 (one place): padding written where the layout moved. Gaps between entries are
+// zero; space vacated at the end of the data takes the value of the original tail padding
+// (the first byte after the original data end), or zero when there was none.
+constexpr std::uint8_t fresh_gap_byte = 0x00;
+std::uint8_t vacated_tail_byte(const Archive& a) {
+    const std::uint32_t end = a.data_end();
+    return end < a.region.size() ? a.region[end] : 0x00;
+}
+
+struct Encoded {
+    Bytes blob;
+};
+
+std::optional<std::uint32_t> fragment_extent(ByteView content) {
+    if (!has_fragment_magic(content) || content.size() < fragment_header_size) return std::nullopt;
+    const std::uint32_t ram = endian::load_be32(content.data() + 0x1C);
+    return std::max<std::uint32_t>(static_cast<std::uint32_t>(content.size()), ram);
+}
+
+// Writes `fill` over every byte of [from, to) that an original entry covered; bytes that were
+// padding in the original stay as they were.
+void clear_stale(Bytes& out, const Archive& a, std::uint64_t from, std::uint64_t to, std::uint8_t fill) {
+    if (from >= to) return;
+    for (const auto& d : a.entries) {
+        const std::uint64_t s = std::max<std::uint64_t>(from, d.offset);
+        const std::uint64_t e = std::min<std::uint64_t>(to, std::uint64_t(d.offset) + d.size);
+        if (s < e) std::fill(out.begin() + s, out.begin() + e, fill);
+    }
+}
+
+}  // namespace
+
+RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& replacements,
+                            const RepackOptions& options) {
+    const std::size_t n = a.entries.size();
+    std::map<std::size_t, const Bytes*> replaced;
+    for (const auto& r : replacements) {
+        if (r.index >= n)
+            throw Error(ErrorKind::usage, "replacement for entry " + std::to_string(r.index) + " but the archive has " +
+                                              std::to_string(n) + " entries", a.file, no_offset, "archive");
+        if (!replaced.emplace(r.index, &r.content).second)
+            throw Error(ErrorKind::usage, "two replacements for the same entry", a.file, no_offset,
+                        index_path("archive", r.index));
+    }
+
+    // Decide and encode in parallel; an entry whose new content equals the original is kept.
+    auto encoded = parallel_map(n, [&](std::size_t i) -> std::optional<Encoded> {
+        auto it = replaced.find(i);
+        const PayloadKind kind = classify_payload(a.blob(i));
+        const bool forced = options.reencode_all && kind == PayloadKind::pers_szp;
+        if (it == replaced.end() && !forced) return std::nullopt;
+        DecodedEntry original = decode_entry(a, i);
+        const Bytes& content = it == replaced.end() ? original.content : *it->second;
+        if (!forced && content == original.content) return std::nullopt;
+        Encoded e;
+        e.blob = kind == PayloadKind::pers_szp ? szp::pack(content, options.mode) : content;
+        if (a.entries[i].size % entry_alignment == 0) e.blob.resize(align_up(e.blob.size(), entry_alignment), 0);
+        if (e.blob.size() > 0xFFFFFFFFu)
+            throw Error(ErrorKind::limit, "entry larger than 4 GiB", a.file, no_offset, index_path("archive", i));
+        if (options.model_limits) {
+            try {
+                check_entry_limits(i, static_cast<std::uint32_t>(e.blob.size()),
+                                   static_cast<std::uint32_t>(content.size()), fragment_extent(content),
+                                   options.limits);
+            } catch (Error& err) {
+                err.set_file_if_empty(a.file);
+                throw;
+            }
+        }
+        return e;
+    }, options.threads);
+
+    RepackResult result;
+    result.region = a.region;
+    result.header = a.header;
+    result.entries.resize(n);
+    Bytes& out = result.region;
+    const std::uint64_t table_end = archive_header_size + std::uint64_t(descriptor_size) * n;
+    std::uint64_t cursor = table_end;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Descriptor& d = a.entries[i];
+        EntryOutcome& o = result.entries[i];
+        o.descriptor = d;
+        const bool changed = encoded[i].has_value();
+        const std::uint64_t size = changed ? encoded[i]->blob.size() : d.size;
+        const std::uint64_t offset = cursor <= d.offset ? d.offset : align_up(cursor, entry_alignment);
+        const std::uint64_t end = offset + size;
+        if (end > out.size() || options.rom_start + end > options.rom_end_limit)
+            throw Error(ErrorKind::limit,
+                        "the archive would end at ROM " + hex(options.rom_start + end) + ", past the limit " +
+                            hex(std::min<std::uint64_t>(options.rom_end_limit, options.rom_start + out.size())) +
+                            " (the next ROM segment starts there)",
+                        a.file, no_offset, index_path("archive", i));
+        clear_stale(out, a, cursor, offset, fresh_gap_byte);
+        if (changed) {
+            std::copy(encoded[i]->blob.begin(), encoded[i]->blob.end(), out.begin() + offset);
+            o.descriptor.size = static_cast<std::uint32_t>(size);
+            o.reencoded = true;
+            ++result.reencoded;
+        } else if (offset != d.offset) {
+            // Overlapping move within `out`: copy from the untouched original.
+            std::copy(a.region.begin() + d.offset, a.region.begin() + d.offset + d.size, out.begin() + offset);
+        }
+        o.moved = offset != d.offset;
+        o.descriptor.offset = static_cast<std::uint32_t>(offset);
+        cursor = end;
+    }
+    const std::uint32_t old_end = a.data_end();
+    const std::uint32_t new_end = static_cast<std::uint32_t>(std::max<std::uint64_t>(cursor, table_end));
+    clear_stale(out, a, new_end, old_end, vacated_tail_byte(a));
+
+    result.header.total_size = total_size_after_repack(a.header.total_size, old_end, new_end);
+    endian::store_be32(&out[8], result.header.total_size);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint8_t* p = &out[archive_header_size + descriptor_size * i];
+        endian::store_be32(p, result.entries[i].descriptor.offset);
+        endian::store_be32(p + 4, result.entries[i].descriptor.size);
+        endian::store_be32(p + 8, result.entries[i].descriptor.cache);
+        endian::store_be32(p + 12, result.entries[i].descriptor.unknown);
+    }
+    return result;
+}
+
+}  // namespace mod::stadium

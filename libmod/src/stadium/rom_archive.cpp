@@ -1,0 +1,263 @@
+#include "libmod/stadium/rom_archive.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/core/hash.hpp"
+#include "libmod/core/parallel.hpp"
+#include "libmod/stadium/fragment.hpp"
+#include "libmod/stadium/model_walk.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <cstdio>
+
+namespace mod::stadium {
+
+namespace fs = std::filesystem;
+
+StadiumRom load_rom_bytes(ByteView image, std::string file) {
+    StadiumRom rom;
+    rom.file = std::move(file);
+    rom.order = n64::detect_order(ByteReader(image, Endian::big, rom.file, "rom"));
+    rom.z64 = n64::to_z64(image, rom.order);
+    return rom;
+}
+
+StadiumRom load_rom(const fs::path& path) {
+    Bytes data = read_file(path);
+    return load_rom_bytes(data, path.string());
+}
+
+Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start, std::uint32_t region_end) {
+    if (rom.z64.size() < std::uint64_t(rom_start) + archive_header_size)
+        throw Error(ErrorKind::format, "the image (" + hex(rom.z64.size()) + " bytes) ends before the archive at " +
+                                           hex(rom_start), rom.file, rom_start, "archive");
+    const std::size_t end = std::min<std::size_t>(rom.z64.size(), region_end);
+    ByteReader region(ByteView(rom.z64).subspan(rom_start, end - rom_start), Endian::big, rom.file, "archive");
+    return parse_archive(region);
+}
+
+Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked, std::uint32_t rom_start) {
+    Bytes z64 = rom.z64;
+    if (std::uint64_t(rom_start) + repacked.region.size() > z64.size())
+        throw Error(ErrorKind::usage, "repacked region does not fit the image", rom.file);
+    std::copy(repacked.region.begin(), repacked.region.end(), z64.begin() + rom_start);
+    return rom.order == n64::ByteOrder::z64 ? z64 : n64::from_z64(z64, rom.order);
+}
+
+// ---- extraction ----------------------------------------------------------------------------
+
+namespace {
+
+using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+std::string sha1_hex(ByteView data) { return to_hex(sha1(data)); }
+
+std::string entry_file_name(std::size_t i, const DecodedEntry& e) {
+    char name[32];
+    std::snprintf(name, sizeof name, "entries/%03zu.%s", i, e.is_fragment ? "fragment" : to_string(e.kind));
+    return name;
+}
+
+void put(JsonWriter& w, const char* key, std::uint64_t v) { w.Key(key); w.Uint64(v); }
+void put(JsonWriter& w, const char* key, const std::string& v) { w.Key(key); w.String(v.c_str()); }
+
+[[noreturn]] void bad_index(const fs::path& file, const std::string& message) {
+    throw Error(ErrorKind::format, message, file.string(), no_offset, "index");
+}
+
+std::uint64_t get_u64(const rapidjson::Value& v, const char* key, const fs::path& file, const std::string& where) {
+    if (!v.IsObject() || !v.HasMember(key) || !v[key].IsUint64()) bad_index(file, where + "." + key + ": missing or not an unsigned number");
+    return v[key].GetUint64();
+}
+
+std::string get_str(const rapidjson::Value& v, const char* key, const fs::path& file, const std::string& where) {
+    if (!v.IsObject() || !v.HasMember(key) || !v[key].IsString()) bad_index(file, where + "." + key + ": missing or not a string");
+    return v[key].GetString();
+}
+
+}  // namespace
+
+ExtractSummary extract_archive(const StadiumRom& rom, const Archive& a, const fs::path& dir, unsigned threads) {
+    fs::create_directories(dir / "entries");
+    auto decoded = parallel_map(a.entries.size(), [&](std::size_t i) {
+        try {
+            return decode_entry(a, i);
+        } catch (Error& e) {
+            e.set_file_if_empty(rom.file);
+            throw;
+        }
+    }, threads);
+    ExtractSummary s;
+    rapidjson::StringBuffer buffer;
+    JsonWriter w(buffer);
+    w.StartObject();
+    put(w, "format", std::string("modkit-stadium-extract"));
+    put(w, "version", 1);
+    w.Key("rom");
+    w.StartObject();
+    put(w, "order", std::string(n64::to_string(rom.order)));
+    put(w, "md5", to_hex(md5(rom.z64)));
+    w.EndObject();
+    w.Key("archive");
+    w.StartObject();
+    put(w, "flags", a.header.flags);
+    put(w, "fragment_id", a.header.fragment_id);
+    put(w, "word4", a.header.word4);
+    put(w, "total_size", a.header.total_size);
+    put(w, "count", a.header.count);
+    w.EndObject();
+    w.Key("entries");
+    w.StartArray();
+    for (std::size_t i = 0; i < a.entries.size(); ++i) {
+        const auto& d = a.entries[i];
+        const auto& e = decoded[i];
+        const std::string name = entry_file_name(i, e);
+        write_file_atomic(dir / name, e.content);
+        w.StartObject();
+        put(w, "index", i);
+        put(w, "model_id", i + 1);
+        put(w, "offset", d.offset);
+        put(w, "size", d.size);
+        put(w, "cache", d.cache);
+        put(w, "unknown", d.unknown);
+        put(w, "kind", std::string(to_string(e.kind)));
+        w.Key("is_fragment");
+        w.Bool(e.is_fragment);
+        put(w, "blob_sha1", sha1_hex(a.blob(i)));
+        put(w, "file", name);
+        put(w, "content_bytes", e.content.size());
+        put(w, "content_sha1", sha1_hex(e.content));
+        if (e.szp) {
+            w.Key("szp");
+            w.StartObject();
+            put(w, "header_size", e.szp->header_size);
+            put(w, "size1", e.szp->size1);
+            put(w, "size2", e.szp->size2);
+            w.Key("fixups");
+            w.StartArray();
+            for (const auto& f : e.szp->fixups) {
+                w.StartObject();
+                put(w, "offset", f.offset);
+                put(w, "value", f.value);
+                w.EndObject();
+            }
+            w.EndArray();
+            w.EndObject();
+        }
+        w.EndObject();
+        ++s.entries;
+        s.fragments += e.is_fragment;
+        s.bytes += e.content.size();
+    }
+    w.EndArray();
+    w.EndObject();
+    std::string text = std::string(buffer.GetString()) + "\n";
+    write_file_atomic(dir / "index.json", std::string_view(text));
+    return s;
+}
+
+std::vector<Replacement> read_extracted(const Archive& a, const fs::path& dir) {
+    const fs::path index_file = dir / "index.json";
+    Bytes text = read_file(index_file, 64u << 20);
+    rapidjson::Document doc;
+    doc.Parse(reinterpret_cast<const char*>(text.data()), text.size());
+    if (doc.HasParseError() || !doc.IsObject()) bad_index(index_file, "not a JSON object");
+    if (get_str(doc, "format", index_file, "index") != "modkit-stadium-extract" ||
+        get_u64(doc, "version", index_file, "index") != 1)
+        bad_index(index_file, "not a modkit stadium extraction index (version 1)");
+    if (!doc.HasMember("entries") || !doc["entries"].IsArray()) bad_index(index_file, "entries: missing array");
+    const auto& entries = doc["entries"];
+    if (entries.Size() != a.entries.size())
+        throw Error(ErrorKind::conflict, "the index lists " + std::to_string(entries.Size()) + " entries, the ROM's archive has " +
+                                             std::to_string(a.entries.size()) + ": the folder was extracted from another ROM",
+                    index_file.string());
+    std::vector<Replacement> out;
+    for (rapidjson::SizeType i = 0; i < entries.Size(); ++i) {
+        const auto& e = entries[i];
+        const std::string where = "entries[" + std::to_string(i) + "]";
+        const auto& d = a.entries[i];
+        if (get_u64(e, "index", index_file, where) != i || get_u64(e, "offset", index_file, where) != d.offset ||
+            get_u64(e, "size", index_file, where) != d.size || get_u64(e, "cache", index_file, where) != d.cache ||
+            get_u64(e, "unknown", index_file, where) != d.unknown ||
+            get_str(e, "blob_sha1", index_file, where) != sha1_hex(a.blob(i)))
+            throw Error(ErrorKind::conflict, "descriptor or original blob differs from the ROM's: the folder was extracted from another ROM",
+                        index_file.string(), no_offset, where);
+        const std::string name = get_str(e, "file", index_file, where);
+        if (name.find("..") != std::string::npos || name.empty() || name.front() == '/')
+            bad_index(index_file, where + ".file: must be a relative path inside the folder");
+        Bytes content = read_file(dir / name, 64u << 20);
+        if (sha1_hex(content) != get_str(e, "content_sha1", index_file, where))
+            out.push_back({i, std::move(content)});
+    }
+    return out;
+}
+
+// ---- self-test -------------------------------------------------------------------------------
+
+VerifyReport verify_archive(const Archive& a, unsigned threads) {
+    VerifyReport r;
+    r.entries = a.entries.size();
+    r.audit = audit_archive(a);
+    struct PerEntry {
+        DecodedEntry decoded;
+        bool nintendo_match = false;
+        std::string crosscheck;  // empty = ok or not a fragment
+    };
+    auto per = parallel_map(a.entries.size(), [&](std::size_t i) {
+        PerEntry p;
+        p.decoded = decode_entry(a, i);
+        if (p.decoded.kind == PayloadKind::pers_szp) {
+            ByteView blob = a.blob(i);
+            ByteView stream = blob.subspan(p.decoded.szp->header_size, p.decoded.yay0_stream_bytes);
+            Bytes plain = yay0::decode(stream);
+            Bytes again = yay0::encode(plain, yay0::Mode::nintendo);
+            p.nintendo_match = again.size() == stream.size() && std::equal(again.begin(), again.end(), stream.begin());
+        }
+        if (p.decoded.is_fragment) {
+            try {
+                Fragment f = parse_fragment(ByteReader(p.decoded.content, Endian::big, a.file,
+                                                       index_path("archive", i) + ".fragment"));
+                CrossCheck c = cross_check(f, walk_model(f, index_path("archive", i) + ".fragment"));
+                if (!c.ok())
+                    p.crosscheck = index_path("archive", i) + ": " + std::to_string(c.missing.size()) + " pointer(s) without relocation, " +
+                                   std::to_string(c.unexplained.size()) + " relocation(s) on words the walk did not reach, " +
+                                   std::to_string(c.getter_problems.size()) + " getter problem(s)";
+            } catch (const Error& e) {
+                p.crosscheck = e.what();
+            }
+        }
+        return p;
+    }, threads);
+    std::vector<Replacement> same;
+    for (std::size_t i = 0; i < per.size(); ++i) {
+        const auto& d = per[i].decoded;
+        switch (d.kind) {
+        case PayloadKind::pers_szp: ++r.pers_szp; break;
+        case PayloadKind::presjpeg: ++r.presjpeg; break;
+        case PayloadKind::fragment: ++r.raw_fragments; break;
+        case PayloadKind::raw: ++r.raw; break;
+        }
+        if (d.is_fragment) {
+            ++r.fragments;
+            if (per[i].crosscheck.empty()) ++r.crosscheck_ok;
+            else r.crosscheck_problems.push_back(per[i].crosscheck);
+        }
+        if (d.kind == PayloadKind::pers_szp) {
+            if (per[i].nintendo_match) ++r.nintendo_matches;
+            else r.nintendo_mismatches.push_back(i);
+        }
+        same.push_back({i, d.content});
+    }
+    RepackOptions opt;
+    opt.threads = threads;
+    opt.rom_end_limit = UINT32_MAX;
+    opt.model_limits = false;
+    r.identity_unchanged = repack_archive(a, {}, opt).region == a.region;
+    auto again = repack_archive(a, same, opt);
+    r.identity_same_content = again.region == a.region && again.reencoded == 0;
+    return r;
+}
+
+}  // namespace mod::stadium
