@@ -2,6 +2,7 @@
 #include "test_support.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/image/colour.hpp"
 #include "libmod/image/png.hpp"
 
 using namespace mod;
@@ -83,6 +84,18 @@ BOOST_AUTO_TEST_CASE(quantise_and_reindex_report_delta_e) {
     BOOST_REQUIRE(pal.size() == 32u);
     BOOST_TEST((pal[2] == 0xF8 && pal[3] == 0x01));  // locked slot 1 kept
     BOOST_TEST(read_file(dir / "g.ci4").size() == 288u);
+    // Decoding through the n64 codec shows exactly the colours the image layer's RGBA5551 rule
+    // gives for the palette the quantiser wrote (the two layers share one expansion rule).
+    r = modtest::run_cli({"texture", "decode", (dir / "g.ci4").string(), (dir / "back.png").string(), "--format",
+                          "ci4", "--width", "24", "--height", "24", "--tlut", (dir / "g.pal").string()});
+    BOOST_REQUIRE(r.exit_code == 0);
+    auto back = image::read_png_paletted(read_file(dir / "back.png"));
+    BOOST_REQUIRE(back.has_value());
+    BOOST_REQUIRE(back->palette.size() == 16u);
+    for (unsigned i = 0; i < 16; ++i) {
+        auto entry = static_cast<std::uint16_t>((pal[2 * i] << 8) | pal[2 * i + 1]);
+        BOOST_TEST((back->palette[i] == image::from_rgba5551(entry)));
+    }
     r = modtest::run_cli({"texture", "encode", (dir / "g.png").string(), (dir / "g.ci8").string(), "--format", "ci8",
                           "--palette-in", (dir / "g.pal").string()});
     BOOST_TEST_INFO(r.err);
