@@ -1,0 +1,41 @@
+#pragma once
+// Helpers shared by the stadium tests: the sample ROM (generated once through the CLI, since
+// the forge lives in the sample layer above this one), small models built with ModelBuilder,
+// random fragments, and the game's relocation algorithm re-implemented from its description
+// (Memmap_RelocateFragment, reference §4.2) to check rebased images against.
+
+#include "test_support.hpp"
+
+#include "libmod/core/bytes.hpp"
+#include "libmod/stadium/builder.hpp"
+#include "libmod/stadium/fragment.hpp"
+
+#include <filesystem>
+#include <map>
+#include <ostream>
+
+namespace mod {
+// Lets BOOST_TEST print error kinds.
+inline std::ostream& operator<<(std::ostream& o, ErrorKind k) { return o << to_string(k); }
+}  // namespace mod
+
+namespace stadiumtest {
+
+// Path of the sample ROM (pokemon_stadium_sample.z64), written once per test run.
+const std::filesystem::path& sample_rom();
+const mod::Bytes& sample_rom_bytes();
+
+// A small two-bone model with cross-bone vertex reuse, every table kind and animations.
+mod::Bytes small_model(std::uint16_t model_id = 7);
+
+// A random fragment: getter, root-like struct, random words, R_MIPS_32 sites pointing at random
+// in-fragment targets, a JAL with an R_MIPS_26 entry, foreign pointers, and (for large bodies)
+// HI16/LO16 targets that need the carry.
+mod::Bytes random_fragment(modtest::Rng& rng);
+
+// The game's relocator: every relocation applied in table order with the fragment loaded at
+// `vaddr` (map(a) = vaddr + (a & 0xFFFFF) for this fragment's id, identity otherwise), then
+// [relocOffset, sizeInRam) cleared. Returns the loaded image (sizeInRam bytes).
+mod::Bytes game_relocate(const mod::stadium::Fragment& fragment, std::uint32_t vaddr);
+
+}  // namespace stadiumtest

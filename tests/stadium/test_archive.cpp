@@ -1,0 +1,269 @@
+// BinArchive parsing, decoding and repacking on the sample ROM.
+#include "stadium_test_support.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/core/hash.hpp"
+#include "libmod/n64/rom.hpp"
+#include "libmod/stadium/archive.hpp"
+#include "libmod/stadium/fragment_image.hpp"
+#include "libmod/stadium/model_walk.hpp"
+#include "libmod/stadium/rom_archive.hpp"
+
+#include <set>
+
+using namespace mod::stadium;
+using modtest::catch_error;
+
+namespace {
+
+const StadiumRom& rom() {
+    static StadiumRom r = load_rom_bytes(stadiumtest::sample_rom_bytes(), "sample.z64");
+    return r;
+}
+const Archive& archive() {
+    static Archive a = read_archive(rom());
+    return a;
+}
+
+Fragment fragment_of(std::size_t i) {
+    auto d = decode_entry(archive(), i);
+    return parse_fragment(mod::ByteReader(d.content, mod::Endian::big, "t", "fragment"));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(stadium_archive)
+
+BOOST_AUTO_TEST_CASE(sample_rom_obeys_the_reference) {
+    const auto& z = rom().z64;
+    BOOST_TEST(z.size() == 32u << 20);
+    auto h = mod::n64::read_header(z);
+    BOOST_TEST(h.pi_config == 0x80371240u);
+    BOOST_TEST(h.entry_point == 0x80100400u);
+    BOOST_TEST(h.title == "POKEMON STADIUM");
+    BOOST_TEST(h.game_code == "NPOE");
+    BOOST_TEST(h.version == 0);
+    BOOST_TEST(mod::endian::load_be16(&z[0xE38]) == 0x828A);
+    auto crc = mod::n64::compute_checksums(z, mod::n64::Cic::cic6103);
+    BOOST_TEST(h.stored.crc1 == crc.crc1);
+    BOOST_TEST(h.stored.crc2 == crc.crc2);
+    const auto& a = archive();
+    BOOST_TEST(a.header.flags == 0);
+    BOOST_TEST(a.header.fragment_id == 0xEF);
+    BOOST_TEST(a.header.word4 == 0u);
+    BOOST_TEST(a.header.count >= 12u);
+    BOOST_TEST(a.header.total_size == total_size_u6(a.data_end()));
+    BOOST_TEST(audit_archive(a).empty());
+    BOOST_TEST(model_archive_rom + a.data_end() <= model_archive_rom_end);
+    std::size_t raw = 0, szp = 0;
+    for (std::size_t i = 0; i < a.entries.size(); ++i) {
+        BOOST_TEST(a.entries[i].offset % 16 == 0u);
+        BOOST_TEST(a.entries[i].cache == 0u);
+        auto d = decode_entry(a, i);
+        BOOST_TEST(d.is_fragment);
+        if (d.kind == PayloadKind::fragment) ++raw;
+        if (d.kind == PayloadKind::pers_szp) {
+            ++szp;
+            BOOST_TEST(d.szp->header_size == 0x18u);
+            BOOST_TEST(d.szp->size1 == d.szp->size2);
+            BOOST_TEST(d.szp->fixups.empty());
+        }
+        Fragment f = parse_fragment(mod::ByteReader(d.content, mod::Endian::big, "t", "fragment"));
+        BOOST_TEST(f.header.entry_jump == model_entry_jump);
+        BOOST_TEST(f.link_base() == model_link_base);
+        BOOST_TEST(f.header.size_in_rom == d.content.size());  // size1 = size2 = sizeInRom
+        ModelMap m = walk_model(f);
+        BOOST_TEST(m.root.model_id == i + 1);
+        BOOST_TEST(cross_check(f, m).ok());
+        std::set<std::uint8_t> ops;
+        for (const auto& c : m.commands) ops.insert(c.op);
+        for (int op : {0x17, 0x1C, 0x1D, 0x23, 0x22, 0x05, 0x06, 0x01}) BOOST_TEST(ops.count(static_cast<std::uint8_t>(op)) == 1u);
+        check_entry_limits(i, a.entries[i].size, static_cast<std::uint32_t>(d.content.size()), f.header.size_in_ram, {});
+    }
+    BOOST_TEST(raw == 1u);
+    BOOST_TEST(szp == a.entries.size() - 1);
+    // The tail up to 0x15C0000 is the sample's 0xFF padding.
+    BOOST_TEST(a.region.size() == model_archive_rom_end - model_archive_rom);
+    BOOST_TEST(a.region[a.data_end()] == 0xFF);
+    BOOST_TEST(a.region.back() == 0xFF);
+}
+
+BOOST_AUTO_TEST_CASE(unchanged_repack_is_the_identity_in_every_byte_order) {
+    RepackOptions opt;
+    auto r = repack_archive(archive(), {}, opt);
+    BOOST_TEST(r.region == archive().region);
+    BOOST_TEST(r.reencoded == 0u);
+    for (auto order : {mod::n64::ByteOrder::z64, mod::n64::ByteOrder::v64, mod::n64::ByteOrder::n64}) {
+        mod::Bytes image = mod::n64::from_z64(rom().z64, order);
+        StadiumRom other = load_rom_bytes(image, "x");
+        BOOST_TEST((other.order == order));
+        BOOST_TEST(write_archive(other, repack_archive(read_archive(other), {}, opt)) == image);
+    }
+    // Same content given as a replacement: still nothing re-encoded, same bytes.
+    std::vector<Replacement> same;
+    for (std::size_t i = 0; i < archive().entries.size(); ++i) same.push_back({i, decode_entry(archive(), i).content});
+    auto again = repack_archive(archive(), same, opt);
+    BOOST_TEST(again.reencoded == 0u);
+    BOOST_TEST(again.region == archive().region);
+    auto v = verify_archive(archive());
+    BOOST_TEST(v.ok());
+    BOOST_TEST(v.crosscheck_ok == archive().entries.size());
+    // The sample was packed with the nintendo parse, so every stream re-encodes identically.
+    BOOST_TEST(v.nintendo_matches == v.pers_szp);
+}
+
+BOOST_AUTO_TEST_CASE(changed_entry_is_reencoded_and_later_entries_move) {
+    const std::size_t k = 3;
+    FragmentImage img(fragment_of(k));
+    ModelMap m = walk_model(img.original());
+    // Grow the first texture by 4 KiB: the entry grows, everything after it moves.
+    const std::uint32_t texels = m.tables[0].textures[0].texels - model_link_base;
+    mod::Bytes pattern(4096);
+    for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<std::uint8_t>(i * 131 + (i >> 7));
+    img.insert(texels, pattern);
+    mod::Bytes edited = encode_fragment(img.build());
+    RepackOptions opt;
+    opt.threads = 2;
+    auto r = repack_archive(archive(), {{k, edited}}, opt);
+    BOOST_TEST(r.reencoded == 1u);
+    Archive out = parse_archive(mod::ByteReader(r.region, mod::Endian::big, "out", "archive"));
+    BOOST_TEST(decode_entry(out, k).content == edited);
+    for (std::size_t i = 0; i < out.entries.size(); ++i) {
+        const auto& before = archive().entries[i];
+        const auto& after = out.entries[i];
+        BOOST_TEST(after.offset % 16 == 0u);
+        BOOST_TEST(after.cache == before.cache);
+        BOOST_TEST(after.unknown == before.unknown);
+        if (i != k) {
+            BOOST_TEST(after.size == before.size);
+            BOOST_TEST(mod::to_hex(mod::sha1(out.blob(i))) == mod::to_hex(mod::sha1(archive().blob(i))));
+        }
+        if (i < k) BOOST_TEST(after.offset == before.offset);
+        if (i > k) BOOST_TEST(after.offset > before.offset);
+    }
+    BOOST_TEST(out.header.total_size == total_size_u6(out.data_end()));
+    // The tail padding beyond the new end is still the original 0xFF.
+    BOOST_TEST(out.region[out.data_end() + 1] == 0xFF);
+    // Same output with one thread.
+    opt.threads = 1;
+    BOOST_TEST(repack_archive(archive(), {{k, edited}}, opt).region == r.region);
+    // And a round trip of the edited archive through an unchanged repack.
+    BOOST_TEST(repack_archive(out, {}, opt).region == r.region);
+}
+
+BOOST_AUTO_TEST_CASE(shrunk_entry_keeps_later_entries_in_place) {
+    const std::size_t k = 2;
+    Fragment f = fragment_of(k);
+    FragmentImage img(f);
+    ModelMap m = walk_model(f);
+    // Replace the first texture's texels with zeros: compresses smaller, same layout.
+    const auto& t = m.tables[0].textures[0];
+    img.write(t.texels - model_link_base, mod::Bytes(t.texel_count / 2, 0));
+    mod::Bytes edited = encode_fragment(img.build());
+    auto r = repack_archive(archive(), {{k, edited}});
+    Archive out = parse_archive(mod::ByteReader(r.region, mod::Endian::big, "out", "archive"));
+    BOOST_TEST(out.entries[k].size < archive().entries[k].size);
+    for (std::size_t i = k + 1; i < out.entries.size(); ++i) BOOST_TEST(out.entries[i].offset == archive().entries[i].offset);
+    BOOST_TEST(out.header.total_size == archive().header.total_size);
+    // The bytes the shrunk blob vacated are cleared, not stale.
+    const std::uint32_t end = out.entries[k].offset + out.entries[k].size;
+    for (std::uint32_t p = end; p < archive().entries[k + 1].offset; ++p) BOOST_TEST_REQUIRE(out.region[p] == 0);
+}
+
+BOOST_AUTO_TEST_CASE(descriptor_words_and_padding_are_preserved) {
+    // Give entry 5 a non-zero unknown word and leave a gap with odd padding before entry 6.
+    Archive a = archive();
+    mod::endian::store_be32(&a.region[0x10 + 16 * 5 + 12], 0xDEADBEEF);
+    a.entries[5].unknown = 0xDEADBEEF;
+    auto r = repack_archive(a, {});
+    BOOST_TEST(r.region == a.region);
+    mod::Bytes edited = decode_entry(a, 7).content;
+    edited[0x40] ^= 1;  // a change inside the body
+    auto r2 = repack_archive(a, {{7, edited}});
+    BOOST_TEST(mod::endian::load_be32(&r2.region[0x10 + 16 * 5 + 12]) == 0xDEADBEEFu);
+}
+
+BOOST_AUTO_TEST_CASE(limit_violations_name_the_entry) {
+    const std::size_t k = 4;
+    // A fragment with 300 KiB of incompressible data exceeds the 0x28000 load buffer.
+    FragmentImage img(fragment_of(k));
+    modtest::Rng rng(9);
+    mod::Bytes noise(300 * 1024);
+    for (auto& b : noise) b = static_cast<std::uint8_t>(rng.next());
+    img.append(noise);
+    mod::Bytes big = encode_fragment(img.build());
+    auto e = catch_error([&] { repack_archive(archive(), {{k, big}}); });
+    BOOST_TEST((e->kind() == mod::ErrorKind::limit));
+    BOOST_TEST(e->path() == "archive[4]");
+    BOOST_TEST(e->message().find("0x28000") != std::string::npos);
+    // Compressible but larger than the 0x3C000 model block.
+    FragmentImage img2(fragment_of(k));
+    img2.append(mod::Bytes(0x3C000, 0));
+    e = catch_error([&] { repack_archive(archive(), {{k, encode_fragment(img2.build())}}); });
+    BOOST_TEST(e->path() == "archive[4]");
+    BOOST_TEST(e->message().find("0x3C000") != std::string::npos);
+    // The fragment limit and the archive end limit, with relaxed model limits.
+    check_entry_limits(1, 16, 16, 0xFFFFF, {});
+    e = catch_error([&] { check_entry_limits(6, 16, 16, 0x100000, {}); });
+    BOOST_TEST(e->path() == "archive[6]");
+    BOOST_TEST(e->message().find("0x100000") != std::string::npos);
+    RepackOptions opt;
+    opt.rom_end_limit = model_archive_rom + archive().data_end() + 100;
+    e = catch_error([&] { repack_archive(archive(), {{k, big}}, [&] { auto o = opt; o.model_limits = false; return o; }()); });
+    BOOST_TEST(e->message().find("past the limit") != std::string::npos);
+    BOOST_TEST(e->path().find("archive[") == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_and_corrupt_archives_fail_cleanly) {
+    mod::Bytes head(archive().region.begin(), archive().region.begin() + archive().data_end());
+    auto decode_all = [](mod::ByteView b) {
+        Archive a = parse_archive(mod::ByteReader(b, mod::Endian::big, "t", "archive"));
+        for (std::size_t i = 0; i < a.entries.size(); ++i) {
+            auto d = decode_entry(a, i);
+            if (d.is_fragment) {
+                Fragment f = parse_fragment(mod::ByteReader(d.content, mod::Endian::big, "t", "fragment"));
+                cross_check(f, walk_model(f));
+            }
+        }
+    };
+    // Prefixes (every 7th length keeps the loop quick) and flips of the header and table.
+    std::size_t rejected = 0;
+    for (std::size_t len = 0; len < head.size(); len += 7) {
+        mod::Bytes prefix(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(len));
+        try { decode_all(prefix); } catch (const mod::Error&) { ++rejected; }
+    }
+    BOOST_TEST(rejected > head.size() / 8);
+    BOOST_TEST(modtest::byte_flip_loop(head, decode_all, 97) > 0u);
+    // Overlapping entries are named.
+    mod::Bytes overlap = head;
+    mod::endian::store_be32(&overlap[0x10 + 16 * 2], mod::endian::load_be32(&overlap[0x10 + 16 * 1]));
+    auto e = catch_error([&] { parse_archive(mod::ByteReader(overlap, mod::Endian::big, "t", "archive")); });
+    BOOST_TEST(e->path() == "archive[2]");
+    // A count that cannot fit is refused before allocating.
+    mod::Bytes huge = head;
+    mod::endian::store_be32(&huge[0xC], 0x10000000);
+    BOOST_TEST(catch_error([&] { parse_archive(mod::ByteReader(huge, mod::Endian::big, "t", "archive")); }).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(extract_and_repack_round_trip) {
+    modtest::TempDir dir;
+    auto s = extract_archive(rom(), archive(), dir.path());
+    BOOST_TEST(s.entries == archive().entries.size());
+    BOOST_TEST(s.fragments == archive().entries.size());
+    BOOST_TEST(read_extracted(archive(), dir.path()).empty());
+    // Edit one extracted fragment on disk: exactly that entry comes back as a replacement.
+    auto path = dir / "entries/005.fragment";
+    mod::Bytes f = mod::read_file(path);
+    f[0x30] ^= 0xFF;
+    mod::write_file_atomic(path, f);
+    auto reps = read_extracted(archive(), dir.path());
+    BOOST_TEST_REQUIRE(reps.size() == 1u);
+    BOOST_TEST(reps[0].index == 5u);
+    // An index from another archive is refused.
+    Archive other = archive();
+    other.entries[1].unknown = 1;
+    auto e = catch_error([&] { read_extracted(other, dir.path()); });
+    BOOST_TEST((e->kind() == mod::ErrorKind::conflict));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
