@@ -1,6 +1,7 @@
 // PNG reading and writing, and colour maths.
 #include "test_support.hpp"
 
+#include "libmod/core/hash.hpp"
 #include "libmod/image/colour.hpp"
 #include "libmod/image/png.hpp"
 
@@ -24,9 +25,60 @@ RgbaImage noise(std::uint32_t w, std::uint32_t h, std::uint64_t seed) {
     return img;
 }
 
+void chunk(ByteWriter& w, const char* type, const Bytes& data) {
+    w.u32(static_cast<std::uint32_t>(data.size()));
+    Bytes body(type, type + 4);
+    body.insert(body.end(), data.begin(), data.end());
+    w.bytes(body);
+    w.u32(crc32(body));
+}
+
+// A hand-built 8-bit paletted PNG (zlib stream of one stored block), so tests can express
+// what our writer refuses to produce.
+Bytes raw_paletted_png(std::uint32_t width, std::uint32_t height, const Bytes& plte, const Bytes& indices) {
+    Bytes filtered;
+    for (std::uint32_t y = 0; y < height; ++y) {
+        filtered.push_back(0);
+        filtered.insert(filtered.end(), indices.begin() + y * width, indices.begin() + (y + 1) * width);
+    }
+    ByteWriter z(Endian::big);
+    z.u8(0x78), z.u8(0x01), z.u8(0x01);
+    z.u8(static_cast<std::uint8_t>(filtered.size())), z.u8(static_cast<std::uint8_t>(filtered.size() >> 8));
+    z.u8(static_cast<std::uint8_t>(~filtered.size())), z.u8(static_cast<std::uint8_t>(~filtered.size() >> 8));
+    z.bytes(filtered);
+    std::uint32_t a = 1, b = 0;
+    for (auto v : filtered) a = (a + v) % 65521, b = (b + a) % 65521;
+    z.u32((b << 16) | a);
+    ByteWriter ihdr(Endian::big);
+    ihdr.u32(width), ihdr.u32(height), ihdr.u8(8), ihdr.u8(3), ihdr.u8(0), ihdr.u8(0), ihdr.u8(0);
+    ByteWriter w(Endian::big);
+    w.bytes(Bytes{0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A});
+    chunk(w, "IHDR", ihdr.data());
+    chunk(w, "PLTE", plte);
+    chunk(w, "IDAT", z.data());
+    chunk(w, "IEND", {});
+    return w.take();
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(png)
+
+BOOST_AUTO_TEST_CASE(hand_built_paletted_png) {
+    const Bytes plte = {255, 0, 0, 0, 255, 0};
+    Bytes ok = raw_paletted_png(3, 2, plte, {0, 1, 0, 1, 1, 0});
+    auto p = read_png_paletted(ok, "ok.png");
+    BOOST_REQUIRE(p.has_value());
+    BOOST_TEST((p->palette == std::vector<Rgba8>{{255, 0, 0, 255}, {0, 255, 0, 255}}));
+    BOOST_TEST((p->indices == Bytes{0, 1, 0, 1, 1, 0}));
+    // An index beyond the palette is refused with the pixel named.
+    Bytes bad = raw_paletted_png(3, 2, plte, {0, 1, 0, 1, 5, 0});
+    auto e = modtest::catch_error([&] { read_png_paletted(bad, "bad.png"); });
+    BOOST_REQUIRE(e);
+    BOOST_TEST(e->file() == "bad.png");
+    BOOST_TEST_INFO(e->what());
+    BOOST_TEST(e->message().find("palette") != std::string::npos);
+}
 
 BOOST_AUTO_TEST_CASE(rgba_round_trip) {
     for (auto [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {17, 3}, {64, 64}}) {
