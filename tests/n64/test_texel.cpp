@@ -374,6 +374,31 @@ BOOST_AUTO_TEST_CASE(limits) {
     BOOST_TEST(modtest::catch_error([&] { plan_texture_load(TexelFormat::ci4, 16, 16, bad); })->kind() == ErrorKind::usage);
 }
 
+BOOST_AUTO_TEST_CASE(descriptor_plans_and_tile_state_conversions) {
+    TextureDescriptor d{2, 1, 32, 32, 1024};
+    auto p = plan_texture_load(d);
+    BOOST_TEST(p.method == LoadMethod::block);
+    BOOST_TEST(p.render.siz == 1);
+    d.texel_count = 1000;
+    auto e = modtest::catch_error([&] { plan_texture_load(d, {}, 0, "tex[2]"); });
+    BOOST_REQUIRE(e);
+    BOOST_TEST(e->path() == "tex[2]");
+    // SETTILE/SETTILESIZE → TileState → commands is the identity on the fields.
+    modtest::Rng rng(9);
+    for (int i = 0; i < 200; ++i) {
+        gbi::Word w{0xF5000000u | static_cast<std::uint32_t>(rng.next() & 0xFBFFFF),
+                    static_cast<std::uint32_t>(rng.next() & 0x07FFFFFF)};
+        gbi::Word z{0xF2000000u | static_cast<std::uint32_t>(rng.next() & 0xFFFFFF),
+                    static_cast<std::uint32_t>(rng.next() & 0x07FFFFFF)};
+        auto tile = std::get<gbi::SetTile>(gbi::decode_command(w));
+        auto size = std::get<gbi::SetTileSize>(gbi::decode_command(z));
+        size.tile = tile.tile;
+        TileState s = tile_state(tile, &size);
+        BOOST_TEST_REQUIRE((gbi::encode_command(to_set_tile(s)) == w));
+        BOOST_TEST_REQUIRE((to_set_tile_size(s) == size));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(find_and_replace_in_material_list) {
     auto p = plan_texture_load(TexelFormat::rgba16, 32, 32);
     gbi::DisplayList dl;

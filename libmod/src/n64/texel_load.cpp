@@ -126,9 +126,41 @@ TextureLoadPlan plan_texture_load(TexelFormat format, std::uint32_t width, std::
                          gbi::make_sync(gbi::G_RDPPIPESYNC), render,
                          rect<gbi::SetTileSize>(render_tile, 0, 0, lrs, lrt)};
     }
-    plan.render = TileState{render.tile, render.fmt, render.siz, render.line, render.tmem, render.palette,
-                            params.s, params.t, 0, 0, static_cast<std::uint16_t>(lrs), static_cast<std::uint16_t>(lrt)};
+    plan.render = tile_state(render, &std::get<gbi::SetTileSize>(plan.commands.back()));
     return plan;
+}
+
+TextureLoadPlan plan_texture_load(const TextureDescriptor& descriptor, const TileParams& params, std::uint32_t address,
+                                  std::string_view path) {
+    descriptor.check(path);
+    return plan_texture_load(*descriptor.format(), descriptor.width, descriptor.height, params, address);
+}
+
+TileState tile_state(const gbi::SetTile& t, const gbi::SetTileSize* size) noexcept {
+    TileState s{t.tile, t.fmt, t.siz, t.line, t.tmem, t.palette, TileAxis{t.cms, t.masks, t.shifts},
+                TileAxis{t.cmt, t.maskt, t.shiftt}, 0, 0, 0, 0};
+    if (size) s.uls = size->uls, s.ult = size->ult, s.lrs = size->lrs, s.lrt = size->lrt;
+    return s;
+}
+
+gbi::SetTile to_set_tile(const TileState& s) noexcept {
+    gbi::SetTile t;
+    t.tile = s.tile;
+    t.fmt = s.fmt;
+    t.siz = s.siz;
+    t.line = s.line;
+    t.tmem = s.tmem;
+    t.palette = s.palette;
+    t.cms = s.s.cm, t.masks = s.s.mask, t.shifts = s.s.shift;
+    t.cmt = s.t.cm, t.maskt = s.t.mask, t.shiftt = s.t.shift;
+    return t;
+}
+
+gbi::SetTileSize to_set_tile_size(const TileState& s) noexcept {
+    gbi::SetTileSize z;
+    z.tile = s.tile;
+    z.uls = s.uls, z.ult = s.ult, z.lrs = s.lrs, z.lrt = s.lrt;
+    return z;
 }
 
 std::optional<TextureLoadInfo> find_texture_load(const gbi::DisplayList& list) {
@@ -149,10 +181,7 @@ std::optional<TextureLoadInfo> find_texture_load(const gbi::DisplayList& list) {
             else if (const auto* sz = std::get_if<gbi::SetTileSize>(&c);
                      sz && render && sz->tile == gbi::tx_rendertile) {
                 info.last = i;
-                info.render = TileState{render->tile, render->fmt, render->siz, render->line, render->tmem,
-                                        render->palette, TileAxis{render->cms, render->masks, render->shifts},
-                                        TileAxis{render->cmt, render->maskt, render->shiftt}, sz->uls, sz->ult,
-                                        sz->lrs, sz->lrt};
+                info.render = tile_state(*render, sz);
                 info.width = sz->lrs >= sz->uls ? (sz->lrs - sz->uls) / 4u + 1 : 0;
                 info.height = sz->lrt >= sz->ult ? (sz->lrt - sz->ult) / 4u + 1 : 0;
                 return info;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace mod::n64 {
@@ -50,6 +51,15 @@ std::uint32_t tmem_capacity(TexelFormat format) noexcept;
 // dimensions the 10.2 tile coordinates cannot hold; usage error for a CI4 bank above 15.
 TextureLoadPlan plan_texture_load(TexelFormat format, std::uint32_t width, std::uint32_t height,
                                   const TileParams& params = {}, std::uint32_t address = 0);
+
+// The same for a descriptor (checked first: format error naming `path` when invalid).
+TextureLoadPlan plan_texture_load(const TextureDescriptor& descriptor, const TileParams& params = {},
+                                  std::uint32_t address = 0, std::string_view path = {});
+
+// Tile state ↔ the SETTILE/SETTILESIZE commands that hold it.
+TileState tile_state(const gbi::SetTile& tile, const gbi::SetTileSize* size = nullptr) noexcept;
+gbi::SetTile to_set_tile(const TileState& state) noexcept;
+gbi::SetTileSize to_set_tile_size(const TileState& state) noexcept;
 
 // The texture load a material display list performs, read back from its commands.
 struct TextureLoadInfo {
