@@ -8,7 +8,10 @@
 #include "libmod/shred/stream.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace mod::shred {
 namespace {
@@ -45,6 +48,34 @@ void stream_histograms(const Stream& s, std::array<std::uint32_t, 5>& batches, s
         std::uint16_t n = b.header.influence_count();
         if (n <= 4) vertices[n] += b.vertex_count;
     }
+}
+
+bool finite3(const std::array<float, 3>& v) {
+    return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
+}
+
+// Assimp derives a vertex's bitangent from its normal (glTF: cross(normal, tangent) * w), so a
+// vertex whose normal is not finite (14 stock vertices carry NaN normals) cannot bring its
+// tangent sign back through any file. Such a vertex takes the sign of the vertex of the
+// replaced stream with the same position and normal bits; there is none for new geometry,
+// which keeps the importer's +1.
+std::size_t restore_signs_of_non_finite_normals(scene::Mesh& mesh, const Stream& original) {
+    std::map<std::pair<std::array<std::uint32_t, 3>, std::array<std::uint32_t, 3>>, float> signs;
+    auto bits = [](const std::array<float, 3>& v) {
+        return std::array<std::uint32_t, 3>{std::bit_cast<std::uint32_t>(v[0]), std::bit_cast<std::uint32_t>(v[1]),
+                                            std::bit_cast<std::uint32_t>(v[2])};
+    };
+    for (const auto& r : original.vertices)
+        if (!finite3(r.normal())) signs.emplace(std::pair{bits(r.position()), bits(r.normal())}, r.tangent_sign());
+    std::size_t restored = 0;
+    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+        if (finite3(mesh.normals[v])) continue;
+        auto it = signs.find(std::pair{bits(mesh.positions[v]), bits(mesh.normals[v])});
+        if (it == signs.end()) continue;
+        mesh.tangents[v][3] = it->second;
+        ++restored;
+    }
+    return restored;
 }
 
 }  // namespace
@@ -242,6 +273,7 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
         throw;
     }
     rep.warnings = source.warnings;
+    restore_signs_of_non_finite_normals(merged, model.meshes[mesh_index].stream);
 
     Bytes out = replace_mesh_in_pak(pak, quartet_base, mesh_index, to_skinned_mesh(merged), options.replace, &rep.counts);
     // Read the result back: the new stream is decoded and validated by the quartet reader.

@@ -1,0 +1,192 @@
+// SHRED <-> scene glue: replacing a quartet mesh from FBX (the two corpus files, with bone maps),
+// exporting quartet meshes to glTF/FBX and the exact export -> import -> replace round trip.
+#include "shred_util.hpp"
+#include "test_support.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/scene/export.hpp"
+#include "libmod/scene/weld.hpp"
+#include "libmod/shred/import.hpp"
+
+#include <map>
+#include <set>
+
+using namespace mod;
+
+namespace {
+
+shred::Pak sample_pak() {
+    auto path = shredtest::sample_dir() / "char_sample.pak";
+    return shred::read_pak(modtest::read(path), path.string());
+}
+
+// Source bone i -> the i-th name of the sample character skeleton (after Root).
+scene::BoneMap map_onto_sample(const scene::Skeleton& source, const shred::Skeleton& target) {
+    scene::BoneMap map;
+    std::size_t next = 1;
+    for (const auto& b : source.bones) map.pairs.emplace_back(b.name, target.bones.at(next++).name);
+    return map;
+}
+
+// The histogram of processed influence counts and the bones the replacement must give: the
+// source imported, retargeted, processed and welded independently of replace_from_scene.
+struct Expected {
+    std::array<std::uint64_t, 5> histogram{};
+    std::set<std::string> bones;
+};
+Expected expected_result(scene::Scene s, const shred::Skeleton& scp, const scene::BoneMap& map) {
+    scene::retarget(s, shred::to_scene_skeleton(scp), map);
+    scene::process_weights(s);
+    Expected e;
+    for (const auto& m : s.meshes)
+        for (const auto& sw : scene::weld(m).mesh.skin) {
+            ++e.histogram[sw.count];
+            for (int k = 0; k < sw.count; ++k) e.bones.insert(s.skeleton.bones[sw.bones[k]].name);
+        }
+    return e;
+}
+
+void replace_with_corpus(const std::string& file, std::size_t bone_count) {
+    shred::Pak pak = sample_pak();
+    auto before = shred::read_pak_quartet(pak, "skater01");
+    scene::Scene source = scene::import_file(modtest::corpus("fbx/" + file));
+    std::set<std::string> weighted;
+    for (const auto& list : source.meshes[0].influences)
+        for (const auto& inf : list)
+            if (inf.weight > 0) weighted.insert(source.skeleton.bones[inf.bone].name);
+    BOOST_TEST(weighted.size() == bone_count);
+    scene::BoneMap map = map_onto_sample(source.skeleton, before.skeleton);
+    auto expected = expected_result(source, before.skeleton, map);
+
+    shred::SceneReplaceReport report;
+    Bytes out = shred::replace_from_scene(pak, "skater01", 1, source, {map}, &report);
+    // The result reads back under the hypothesis and its stream validates (read_quartet decodes
+    // and checks every invariant: weight sums, palettes, coverage, terminal, sizes).
+    shred::Pak written = shred::read_pak(out, "out.pak");
+    auto after = shred::read_pak_quartet(written, "skater01");
+    const auto& stream = after.meshes[1].stream;
+    shred::validate_stream(stream, {std::uint32_t(stream.vertices.size()), std::uint32_t(after.skeleton.bones.size())});
+    // Every weighted source bone landed on its mapped target, and nothing else was used.
+    std::set<std::string> targets;
+    for (const auto& name : weighted) targets.insert(*map.target_for(name));
+    std::set<std::string> used;
+    std::array<std::uint64_t, 5> got{};
+    for (const auto& batch : stream.batches) {
+        got[batch.header.influence_count()] += batch.vertex_count;
+        for (std::uint32_t k = 0; k < batch.vertex_count; ++k) {
+            const auto& v = stream.vertices[batch.first_vertex + k];
+            auto w = v.weights();
+            BOOST_TEST_REQUIRE(unsigned(w[0]) + w[1] + w[2] + w[3] == 255u);
+            auto bones = batch.header.bones();
+            for (int s = 0; s < 4; ++s)
+                if (bones[s] != shred::unused_bone && w[s] > 0) used.insert(after.skeleton.bones[bones[s]].name);
+        }
+    }
+    // Every weighted source bone has a target (no weight dropped); the stream uses exactly the
+    // targets that kept weight after the 4-bone limit, all of them mapped targets.
+    BOOST_TEST(report.retarget.mapped_explicitly == source.skeleton.bones.size());
+    BOOST_TEST((used == expected.bones));
+    for (const auto& b : used) BOOST_TEST(targets.count(b) == 1u, b);
+    BOOST_TEST(got == expected.histogram);
+    BOOST_TEST(report.new_vertices_by_influence == expected.histogram);
+    // The histogram after the limit follows the source: n positive influences -> min(n, 4),
+    // except slots whose weight rounds to zero bytes (counted in the report).
+    std::array<std::size_t, 5> limited{};
+    for (std::size_t n = 0; n < report.weights.source_histogram.size(); ++n) limited[std::min<std::size_t>(n, 4)] += report.weights.source_histogram[n];
+    if (report.weights.dropped_by_rounding == 0) BOOST_TEST(report.weights.histogram == limited);
+    BOOST_TEST(report.counts.new_vertices == stream.vertices.size());
+    BOOST_TEST(report.counts.old_vertices == before.meshes[1].stream.vertices.size());
+    BOOST_TEST(report.counts.new_triangles == source.meshes[0].triangles.size());
+    // Other meshes of the quartet are untouched.
+    for (std::size_t m : {0u, 2u, 3u})
+        BOOST_TEST((shred::encode_stream(after.meshes[m].stream) == shred::encode_stream(before.meshes[m].stream)));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(shred_scene)
+
+BOOST_AUTO_TEST_CASE(replace_with_huesitos) { replace_with_corpus("huesitos.fbx", 8); }
+
+BOOST_AUTO_TEST_CASE(replace_with_animation_with_skeleton) { replace_with_corpus("animation_with_skeleton.fbx", 14); }
+
+BOOST_AUTO_TEST_CASE(unmapped_weighted_bones_are_refused_with_their_names) {
+    shred::Pak pak = sample_pak();
+    scene::Scene source = scene::import_file(modtest::corpus("fbx/huesitos.fbx"));
+    auto e = modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 1, source); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST((e->kind() == ErrorKind::format));
+    BOOST_TEST(e->message().find("'Bone.001'") != std::string::npos, e->message());
+    BOOST_TEST(e->file().find("huesitos.fbx") != std::string::npos);
+    BOOST_TEST((modtest::catch_error([&] { shred::replace_from_scene(pak, "nope", 1, source); })->kind() == ErrorKind::usage));
+    BOOST_TEST((modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 9, source); })->kind() == ErrorKind::usage));
+}
+
+BOOST_AUTO_TEST_CASE(export_import_replace_reproduces_the_pak_bytes) {
+    modtest::TempDir dir;
+    shred::Pak pak = sample_pak();
+    for (const char* quartet : {"skater01", "skater02"}) {
+        auto model = shred::read_pak_quartet(pak, quartet);
+        for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+            auto path = dir / (std::string(quartet) + "_" + std::to_string(m) + ".glb");
+            scene::export_file(shred::quartet_to_scene(model, m), path);
+            scene::Scene back = scene::import_file(path);
+            Bytes out = shred::replace_from_scene(pak, quartet, m, back);
+            BOOST_TEST_REQUIRE((out == pak.raw), quartet << " mesh " << m);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(scene_of_a_quartet_keeps_stream_values) {
+    shred::Pak pak = sample_pak();
+    auto model = shred::read_pak_quartet(pak, "skater01");
+    scene::Scene s = shred::quartet_to_scene(model);
+    BOOST_TEST(s.meshes.size() == model.meshes.size());
+    BOOST_TEST(s.skeleton.bones.size() == model.skeleton.bones.size());
+    BOOST_TEST(s.skeleton.bones[83].name == "LeftLegRoll");
+    // The shoes mesh starts with the batch 83,84,82 and weights 139,113,3.
+    const auto& shoes = s.meshes[0];
+    BOOST_TEST(shoes.skin[0].count == 3);
+    BOOST_TEST(shoes.skin[0].bones == (std::array<std::uint32_t, 4>{83, 84, 82, 0}));
+    BOOST_TEST(shoes.skin[0].weights == (std::array<std::uint8_t, 4>{139, 113, 3, 0}));
+    auto skinned = shred::to_skinned_mesh(shoes);
+    auto pre = shred::preprocess(skinned);
+    BOOST_TEST((shred::encode_stream(pre.stream) == shred::encode_stream(model.meshes[0].stream)));
+    BOOST_TEST((modtest::catch_error([&] { shred::quartet_to_scene(model, 17); })->kind() == ErrorKind::usage));
+}
+
+BOOST_AUTO_TEST_CASE(cli_export_and_replace) {
+    modtest::TempDir dir;
+    auto pak = shredtest::sample_dir() / "char_sample.pak";
+    auto r = modtest::run_cli({"shred", "export", pak.string(), "skater01", "1", (dir / "body.glb").string()});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    r = modtest::run_cli({"shred", "replace", pak.string(), "skater01", "1", (dir / "body.glb").string(),
+                          (dir / "out.pak").string(), "--json"});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    BOOST_TEST(r.out.find("\"vertices_by_influence\"") != std::string::npos);
+    BOOST_TEST((modtest::read(dir / "out.pak") == modtest::read(pak)));
+    r = modtest::run_cli({"shred", "export", pak.string(), "skater01", (dir / "all.fbx").string()});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    BOOST_TEST(r.out.find("exported 4 mesh(es)") != std::string::npos, r.out);
+    // Text report, a bone map file, the corpus FBX.
+    mod::write_file_atomic(dir / "map.txt", std::string_view("Bone = Pelvis\nBone.001 = Spine\nBone.002 = Spine1\n"
+                                                             "Bone.003 = Spine2\nBone.004 = Neck\nBone.005 = Head\n"
+                                                             "Bone.006 = HeadEnd\nBone.007 = LeftShoulder\n"
+                                                             "Bone.008 = LeftArm\n"));
+    r = modtest::run_cli({"shred", "replace", pak.string(), "skater01", "1",
+                          modtest::corpus("fbx/huesitos.fbx").string(), (dir / "h.pak").string(), "--bone-map",
+                          (dir / "map.txt").string(), "--units", "metres", "--axis", "x,y,z"});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    BOOST_TEST(r.out.find("before") != std::string::npos);
+    BOOST_TEST(r.out.find("after") != std::string::npos);
+    // Unmapped bones: exit code 2 (format) with the bone list on one line.
+    r = modtest::run_cli({"shred", "replace", pak.string(), "skater01", "1",
+                          modtest::corpus("fbx/huesitos.fbx").string(), (dir / "x.pak").string()});
+    BOOST_TEST(r.exit_code == 2);
+    BOOST_TEST(r.err.find("Bone.008") != std::string::npos, r.err);
+    BOOST_TEST(!std::filesystem::exists(dir / "x.pak"));
+    r = modtest::run_cli({"shred", "export", pak.string(), "skater01", (dir / "x.obj").string()});
+    BOOST_TEST(r.exit_code == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
