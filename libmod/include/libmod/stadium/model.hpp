@@ -1,0 +1,159 @@
+#pragma once
+// The typed Pokémon model read from a model FRAGMENT by interpreting its layout stream the way
+// the game's geo-layout interpreter does (stadium.md §7.1): bone tree, root scale, materials,
+// the texture and palette tables of command 0x17, the vertex array, every display list the
+// layout draws and the triangles they produce through the RSP's 64-entry vertex cache (which
+// carries over from one draw to the next). Spec: doc/formats/stadium-model.md.
+//
+// The walk keeps the interpreter's state: the return stack of 00/03 (with 01/04 returning),
+// the node stack of 05/06 (a bone's children are the nodes opened after it), the current
+// tables (0x17), the current material (0x23, with its texture-animation channel). It stops with
+// a format error on 0x12 (the game's handler never advances), on unknown opcodes, on a
+// command outside the body, on return-stack overflow, and on loops (the same command reached
+// twice with the same return stack). Every command is kept with its raw bytes, so fields the
+// model does not name survive verbatim; the model is a read-only view: edits go through
+// texture_edit.hpp / palette_edit.hpp, which patch the fragment through FragmentImage.
+//
+// The structure walk and relocation cross-check of model_walk.hpp run first (read_model calls
+// walk_model), so a model that reads here also passed the pointer walk.
+
+#include "libmod/n64/gbi.hpp"
+#include "libmod/n64/gbi_walk.hpp"
+#include "libmod/n64/texel.hpp"
+#include "libmod/n64/texel_load.hpp"
+#include "libmod/n64/tlut.hpp"
+#include "libmod/stadium/fragment.hpp"
+#include "libmod/stadium/model_walk.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mod::stadium {
+
+// Hard limits (stadium.md §6.3, §7.1, §8 item 7): command 0x17 stores the counts as u8 / s16.
+inline constexpr std::size_t max_model_textures = 255;
+inline constexpr std::size_t max_model_palettes = 255;
+inline constexpr std::size_t max_model_vertices = 32767;
+// Nesting of 00/03 calls the walker follows before calling the script hostile.
+inline constexpr std::size_t max_layout_call_depth = 64;
+
+// One layout command as visited (walk order), with its bytes verbatim.
+struct LayoutCommandRecord {
+    std::uint32_t offset = 0;
+    std::uint8_t op = 0;
+    Bytes raw;              // layout_command_size(op) bytes
+    std::uint32_t depth = 0;  // node depth (05/06) when visited
+};
+
+struct ModelBone {
+    std::uint32_t command = 0;  // offset of the 0x1D command
+    std::uint8_t id = 0;        // matrix slot
+    std::uint8_t flags = 0;
+    std::uint8_t channel = 0;   // animation channel
+    std::array<std::int16_t, 3> translation{};
+    std::array<std::int16_t, 3> rotation{};  // degrees
+    std::array<std::int32_t, 3> scale{};     // 16.16
+    std::int32_t parent = -1;                // index in Model::bones, -1 for a root bone
+};
+
+struct ModelMaterial {
+    std::uint32_t command = 0;  // offset of the 0x23 command
+    std::uint8_t combiner = 0;  // preset (byte +1)
+    std::int16_t texture_channel = -1;  // texture-animation channel, -1 = none
+    std::uint32_t material_dl = 0;      // link address (0 = none)
+    std::int16_t texture = -1;
+    std::int16_t palette = -1;          // -1 = none
+    std::uint32_t prim_colour = 0;      // RGBA8888
+    std::int32_t bone = -1;             // innermost enclosing bone (index in Model::bones)
+    // The material DL's texture load (render tile: wrap modes, CI4 bank, tile size), if any.
+    std::optional<n64::TextureLoadInfo> load;
+};
+
+struct ModelTexture {
+    std::uint32_t entry = 0;  // offset of the 12-byte table entry
+    n64::TextureDescriptor descriptor;
+    std::uint32_t texels = 0;   // link address
+    std::uint32_t offset = 0;   // body offset of the texels (0 when the pointer is not ours)
+    std::optional<n64::TexelFormat> format;
+    Bytes data;                 // texel_bytes(format, w × h) bytes (empty for unknown formats)
+};
+
+struct ModelPalette {
+    std::uint32_t entry = 0;        // offset of the 12-byte table entry
+    std::uint32_t color_count = 0;  // s32 as stored
+    std::uint32_t colors = 0;       // link address
+    std::uint32_t offset = 0;       // body offset of the colours
+    std::uint32_t tlut_dl = 0;      // link address
+    std::vector<std::uint16_t> entries;  // color_count RGBA5551 values
+    std::optional<n64::TlutLoad> load;   // what the TLUT DL loads
+};
+
+// A display list the layout draws (0x1E, 0x20, 0x21, 0x22), in walk order.
+struct ModelDraw {
+    std::uint32_t command = 0;
+    std::uint8_t op = 0;
+    std::uint8_t layer = 0;
+    std::uint32_t dl = 0;         // link address
+    std::int32_t bone = -1;       // bone whose matrix draws it (0x1E: by id; others: enclosing)
+    std::int32_t material = -1;   // the material in force (index in Model::materials)
+    std::size_t list = 0;         // index in Model::lists
+};
+
+struct ModelList {
+    std::uint32_t offset = 0;  // body offset
+    n64::gbi::DisplayList list;
+};
+
+struct ModelVertex {
+    std::array<std::int16_t, 3> position{};
+    std::uint16_t flag = 0;
+    std::array<std::int16_t, 2> st{};       // S10.5
+    std::array<std::uint8_t, 4> colour{};   // rgba, or s8 normal + alpha when lit
+};
+
+struct Model {
+    Fragment fragment;
+    ModelMap map;  // the pointer walk (model_walk.hpp)
+    ModelRoot root;
+    std::vector<LayoutCommandRecord> commands;  // walk order
+    std::optional<std::array<std::int32_t, 3>> root_scale;  // first 0x1C, 16.16
+    std::vector<ModelBone> bones;
+    std::vector<ModelMaterial> materials;
+    std::uint32_t tables_command = 0;  // offset of the 0x17 command (0 when none)
+    std::uint32_t texture_table = 0, palette_table = 0, vertex_array = 0;  // link addresses
+    std::vector<ModelTexture> textures;
+    std::vector<ModelPalette> palettes;
+    std::uint16_t vertex_count = 0;
+    std::vector<ModelVertex> vertices;
+    std::vector<ModelDraw> draws;
+    std::vector<ModelList> lists;  // every DL the draws start at (each once), in walk order
+    // Triangles in draw order; WalkTriangle::dl and Corner::dl are indices in `draws`.
+    std::vector<n64::gbi::WalkTriangle> triangles;
+    // Findings that do not stop the read (a descriptor whose texel count is not w × h, a texture
+    // in a format models do not use, a palette count that is not 16 or 256, …).
+    std::vector<std::string> warnings;
+
+    // Indices of the materials that use texture `t` / palette `p`.
+    std::vector<std::size_t> materials_with_texture(std::size_t t) const;
+    std::vector<std::size_t> materials_with_palette(std::size_t p) const;
+    // Body offset of a link address of this fragment (format error naming `what` otherwise).
+    std::uint32_t offset_of(std::uint32_t address, const std::string& what) const;
+};
+
+// Reads the model. Errors: format (naming `path` and the offset) for anything the game could
+// not read, including 0x12, loops, counts past the tables, DLs using unloaded cache slots;
+// unsupported (usage) when a second 0x17 names different tables.
+Model read_model(Fragment fragment, const std::string& path = "fragment");
+Model read_model(ByteView fragment_bytes, const std::string& file = {}, const std::string& path = "fragment");
+
+// RGBA8 of a texture: CI through `palette` (the material's, or the first material that uses
+// it; bank from its render tile), others directly. Format/usage errors as the codecs give.
+Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional<std::size_t> palette = std::nullopt);
+// The palette a texture is drawn with (first material using it), and the CI4 bank.
+std::optional<std::size_t> palette_for_texture(const Model& model, std::size_t texture);
+unsigned bank_for_texture(const Model& model, std::size_t texture);
+
+}  // namespace mod::stadium

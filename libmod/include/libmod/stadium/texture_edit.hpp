@@ -1,0 +1,84 @@
+#pragma once
+// Replacing a Pokémon model's textures from RGBA images. Spec: doc/formats/stadium-model.md
+// ("Texture replacement").
+//
+// Same size and format (the default): the texels are re-encoded in place. A different size or
+// format (TextureReplaceOptions::allow_resize) rewrites the descriptor (fmt, siz, width, height,
+// texel count = w × h exactly), appends the new texels through the FragmentImage (the texture
+// table entry is re-pointed) and rewrites the load words of every material DL that loads the
+// texture (SETTILE/LOADBLOCK|LOADTILE/SETTILE/SETTILESIZE, wrap modes and CI4 bank kept); a
+// material DL shared with another texture is a conflict.
+//
+// CI textures need a palette; the modes:
+//  * reindex     — map onto the existing palette (CI4: the texture's 16-entry bank); the palette
+//                  does not change.
+//  * constrained — re-quantise into the palette with every slot another texture of that palette
+//                  uses locked: only this texture's own or unused slots change.
+//  * fork        — quantise into a new palette (same colour count; a copy of the old one with the
+//                  texture's bank replaced) with its own TLUT DL, appended with a new palette
+//                  table; only the materials drawing this texture point at it.
+//  * shared      — quantise several textures of one palette (and bank) jointly into it; slots
+//                  used by textures outside the set stay locked.
+// Every report gives the ΔE (Oklab × 100, colour.hpp) between the image and what the game will
+// draw, and lists the other textures whose drawn colours the palette change altered.
+// Edits never move existing bytes (only in-place writes and appends), so `model`'s offsets stay
+// valid for several edits on one image; re-read the model between edits that depend on each
+// other (e.g. two forks).
+
+#include "libmod/image/image.hpp"
+#include "libmod/stadium/fragment_image.hpp"
+#include "libmod/stadium/model.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace mod::stadium {
+
+enum class CiMode { reindex, constrained, fork, shared };
+const char* to_string(CiMode mode) noexcept;
+CiMode parse_ci_mode(std::string_view name);  // usage error otherwise
+
+struct TextureReplaceOptions {
+    CiMode mode = CiMode::reindex;
+    // New format (nullopt: keep). Requires allow_resize when it differs.
+    std::optional<n64::TexelFormat> format;
+    // Accept an image of another size, or another format.
+    bool allow_resize = false;
+    // Palette slots (absolute TLUT indices) the quantiser must not change.
+    std::vector<unsigned> locked;
+    unsigned threads = 0;
+};
+
+struct TextureReport {
+    std::size_t texture = 0;
+    double mean_delta_e = 0, max_delta_e = 0;
+    std::uint64_t opaque_texels = 0, transparent_texels = 0;
+    bool resized = false;                   // descriptor and load words rewritten
+    std::optional<std::size_t> palette;     // the palette it is drawn with afterwards
+    bool palette_forked = false;
+    std::vector<unsigned> written_slots;    // palette slots changed (absolute indices)
+    std::vector<std::size_t> touched;       // other textures whose drawn colours changed
+};
+
+// Replaces texture `texture` with `image`. Errors: usage (unknown texture, size/format change
+// without allow_resize, a CI texture without a palette, `shared` mode here), limit (texel count
+// > 65535, 255 palettes, TMEM), conflict (transparent texels with no transparent slot, a
+// material DL shared with another texture).
+TextureReport replace_texture(const Model& model, FragmentImage& image, std::size_t texture,
+                              const image::RgbaImage& rgba, const TextureReplaceOptions& options = {});
+
+// `shared` mode: several same-size-and-format CI textures drawn with one palette (and CI4
+// bank) quantised jointly into it. Usage error when the textures do not share one palette,
+// bank and format, or when a size differs.
+std::vector<TextureReport> replace_textures_shared(const Model& model, FragmentImage& image,
+                                                   std::span<const std::size_t> textures,
+                                                   std::span<const image::RgbaImage> images,
+                                                   const TextureReplaceOptions& options = {});
+
+// The TLUT slots (absolute) the texels of texture `texture` use with its bank.
+std::vector<unsigned> slots_used(const Model& model, std::size_t texture);
+
+}  // namespace mod::stadium

@@ -1,0 +1,255 @@
+#include "libmod/stadium/export.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/image/colour.hpp"
+#include "libmod/image/png.hpp"
+#include "libmod/scene/export.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numbers>
+
+namespace mod::stadium {
+
+namespace {
+
+namespace fs = std::filesystem;
+using scene::Mat4;
+using scene::Vec3;
+
+// Hypothesis (one place, doc/formats/stadium-model.md): a bone's local matrix is
+// T · Rz · Ry · Rx · S (SM64-style rotation order), rotations in degrees.
+Mat4 bone_local(const ModelBone& b) {
+    const double k = std::numbers::pi / 180.0;
+    const double x = b.rotation[0] * k, y = b.rotation[1] * k, z = b.rotation[2] * k;
+    const double cx = std::cos(x), sx = std::sin(x), cy = std::cos(y), sy = std::sin(y), cz = std::cos(z), sz = std::sin(z);
+    // R = Rz · Ry · Rx
+    const double r[9] = {cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
+                         sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
+                         -sy,     cy * sx,                cy * cx};
+    const double s[3] = {b.scale[0] / 65536.0, b.scale[1] / 65536.0, b.scale[2] / 65536.0};
+    Mat4 m = scene::identity_matrix;
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col) m[row * 4 + col] = static_cast<float>(r[row * 3 + col] * s[col]);
+    m[3] = b.translation[0];
+    m[7] = b.translation[1];
+    m[11] = b.translation[2];
+    return m;
+}
+
+std::string wrap_name(const n64::TileAxis& a) {
+    if (a.mirror() && a.clamp()) return "mirror+clamp";
+    if (a.mirror()) return "mirror";
+    if (a.clamp()) return "clamp";
+    return "repeat";
+}
+
+std::string num(std::size_t v, int w = 3) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%0*zu", w, v);
+    return buf;
+}
+
+std::string json_string(const std::string& s) {
+    std::string o = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\';
+        o += c;
+    }
+    return o + "\"";
+}
+
+std::string material_name(const Model& m, std::int32_t material) {
+    if (material < 0) return "untextured";
+    const auto& mt = m.materials[static_cast<std::size_t>(material)];
+    std::string n = "mat" + std::to_string(material);
+    if (mt.texture >= 0) n += "_tex" + num(static_cast<std::size_t>(mt.texture));
+    if (mt.palette >= 0) n += "_pal" + num(static_cast<std::size_t>(mt.palette));
+    return n;
+}
+
+}  // namespace
+
+scene::Scene model_scene(const Model& model, const std::string& name) {
+    scene::Scene sc;
+    sc.source = name;
+    sc.format = "stadium";
+    Mat4 root = scene::identity_matrix;
+    if (model.root_scale)
+        for (int k = 0; k < 3; ++k) root[k * 5] = static_cast<float>((*model.root_scale)[k] / 65536.0);
+    for (std::size_t i = 0; i < model.bones.size(); ++i) {
+        const ModelBone& b = model.bones[i];
+        scene::Bone sb;
+        sb.name = "bone" + std::to_string(i) + "_id" + std::to_string(b.id);
+        sb.parent = b.parent;
+        const Mat4 local = bone_local(b);
+        sb.bind = b.parent >= 0 ? scene::multiply(sc.skeleton.bones[static_cast<std::size_t>(b.parent)].bind, local)
+                                : scene::multiply(root, local);
+        sc.skeleton.bones.push_back(std::move(sb));
+    }
+    const bool synthetic_root = sc.skeleton.bones.empty();
+    if (synthetic_root) {
+        scene::Bone sb;
+        sb.name = "root";
+        sb.bind = root;
+        sc.skeleton.bones.push_back(std::move(sb));
+    }
+    scene::derive_bone_matrices(sc.skeleton);
+
+    std::map<std::int32_t, std::size_t> mesh_of;  // material → mesh
+    std::vector<std::map<std::pair<std::uint32_t, std::int32_t>, std::uint32_t>> vertex_of;
+    for (const auto& tri : model.triangles) {
+        const ModelDraw& d = model.draws[tri.dl];
+        auto [it, fresh] = mesh_of.try_emplace(d.material, sc.meshes.size());
+        if (fresh) {
+            scene::Mesh mesh;
+            mesh.name = material_name(model, d.material);
+            mesh.material = static_cast<std::uint32_t>(sc.materials.size());
+            sc.materials.push_back(mesh.name);
+            sc.meshes.push_back(std::move(mesh));
+            vertex_of.emplace_back();
+        }
+        scene::Mesh& mesh = sc.meshes[it->second];
+        std::uint32_t w = 1, h = 1;
+        if (d.material >= 0) {
+            const auto& mt = model.materials[static_cast<std::size_t>(d.material)];
+            if (mt.texture >= 0) {
+                w = model.textures[static_cast<std::size_t>(mt.texture)].descriptor.width;
+                h = model.textures[static_cast<std::size_t>(mt.texture)].descriptor.height;
+            }
+        }
+        const bool lit = (tri.geometry_mode & n64::gbi::g_lighting) != 0;
+        std::array<std::uint32_t, 3> idx{};
+        std::array<Vec3, 3> pos{};
+        for (int c = 0; c < 3; ++c) {
+            const auto& corner = tri.corners[c];
+            const std::int32_t bone = synthetic_root ? 0 : std::max<std::int32_t>(0, model.draws[corner.dl].bone);
+            const auto key = std::make_pair(corner.vertex, bone);
+            const Mat4& bind = sc.skeleton.bones[static_cast<std::size_t>(bone)].bind;
+            const ModelVertex& v = model.vertices[corner.vertex];
+            pos[c] = scene::transform_point(bind, {float(v.position[0]), float(v.position[1]), float(v.position[2])});
+            auto [vi, added] = vertex_of[it->second].try_emplace(key, static_cast<std::uint32_t>(mesh.positions.size()));
+            if (added) {
+                mesh.positions.push_back(pos[c]);
+                Vec3 n{0, 0, 1};
+                if (lit) {
+                    Vec3 raw{float(static_cast<std::int8_t>(v.colour[0])), float(static_cast<std::int8_t>(v.colour[1])),
+                             float(static_cast<std::int8_t>(v.colour[2]))};
+                    raw = scene::transform_direction(bind, raw);
+                    const float l = std::sqrt(raw[0] * raw[0] + raw[1] * raw[1] + raw[2] * raw[2]);
+                    if (l > 0) n = {raw[0] / l, raw[1] / l, raw[2] / l};
+                }
+                mesh.normals.push_back(n);
+                mesh.tangents.push_back({1, 0, 0, 1});
+                const scene::Vec2 uv{float(v.st[0] / 32.0 / w), float(1.0 - v.st[1] / 32.0 / h)};
+                mesh.uv0.push_back(uv);
+                mesh.uv1.push_back(uv);
+                mesh.influences.push_back({{static_cast<std::uint32_t>(bone), 1.0f}});
+            }
+            idx[c] = vi->second;
+        }
+        if (!lit) {
+            // Unlit vertices carry colours, not normals: use the face normal for shading.
+            const Vec3 a{pos[1][0] - pos[0][0], pos[1][1] - pos[0][1], pos[1][2] - pos[0][2]};
+            const Vec3 b{pos[2][0] - pos[0][0], pos[2][1] - pos[0][1], pos[2][2] - pos[0][2]};
+            Vec3 n{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+            const float l = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            if (l > 0)
+                for (std::uint32_t i : idx) mesh.normals[i] = {n[0] / l, n[1] / l, n[2] / l};
+        }
+        mesh.triangles.push_back(idx);
+    }
+    return sc;
+}
+
+TextureExport export_textures(const Model& model, const fs::path& dir) {
+    fs::create_directories(dir);
+    TextureExport out;
+    std::string json = "{\n  \"textures\": [";
+    for (std::size_t t = 0; t < model.textures.size(); ++t) {
+        const ModelTexture& tex = model.textures[t];
+        TextureFile f;
+        f.texture = t;
+        f.file = "tex" + num(t) + ".png";
+        f.palette = palette_for_texture(model, t);
+        n64::TileAxis s, tt;
+        for (std::size_t m : model.materials_with_texture(t))
+            if (model.materials[m].load) {
+                s = model.materials[m].load->render.s;
+                tt = model.materials[m].load->render.t;
+                break;
+            }
+        f.wrap_s = wrap_name(s);
+        f.wrap_t = wrap_name(tt);
+        try {
+            image::RgbaImage img{tex.descriptor.width, tex.descriptor.height, decode_texture_rgba(model, t)};
+            write_file_atomic(dir / f.file, image::write_png(img));
+            if (tex.format && n64::is_ci(*tex.format) && f.palette) {
+                const auto& pal = model.palettes[*f.palette];
+                const unsigned first = *tex.format == n64::TexelFormat::ci4 ? bank_for_texture(model, t) * 16 : 0;
+                const unsigned size = *tex.format == n64::TexelFormat::ci4 ? 16 : pal.color_count;
+                image::PalettedImage pi;
+                pi.width = tex.descriptor.width;
+                pi.height = tex.descriptor.height;
+                for (unsigned i = 0; i < size && first + i < pal.entries.size(); ++i)
+                    pi.palette.push_back(image::from_rgba5551(pal.entries[first + i]));
+                ByteReader r(tex.data, Endian::big, {}, "texture[" + std::to_string(t) + "]");
+                pi.indices = n64::decode_indices(*tex.format, r, pi.width, pi.height);
+                write_file_atomic(dir / ("tex" + num(t) + "_ci.png"), image::write_png(pi));
+            }
+        } catch (const Error& e) {
+            out.warnings.push_back("texture " + std::to_string(t) + ": " + e.what());
+            f.file.clear();
+        }
+        json += std::string(t ? "," : "") + "\n    {\"index\": " + std::to_string(t) + ", \"file\": " + json_string(f.file) +
+                ", \"format\": " + json_string(tex.format ? n64::to_string(*tex.format) : "unknown") +
+                ", \"width\": " + std::to_string(tex.descriptor.width) + ", \"height\": " + std::to_string(tex.descriptor.height) +
+                ", \"texel_count\": " + std::to_string(tex.descriptor.texel_count) +
+                ", \"palette\": " + (f.palette ? std::to_string(*f.palette) : std::string("null")) +
+                ", \"wrap_s\": " + json_string(f.wrap_s) + ", \"wrap_t\": " + json_string(f.wrap_t) + "}";
+        out.textures.push_back(std::move(f));
+    }
+    json += "\n  ],\n  \"palettes\": [";
+    for (std::size_t p = 0; p < model.palettes.size(); ++p) {
+        const auto& pal = model.palettes[p];
+        image::RgbaImage img{static_cast<std::uint32_t>(pal.entries.size()), 1, {}};
+        for (std::uint16_t e : pal.entries) {
+            const image::Rgba8 c = image::from_rgba5551(e);
+            img.pixels.insert(img.pixels.end(), {c.r, c.g, c.b, c.a});
+        }
+        const std::string file = "pal" + num(p) + ".png";
+        write_file_atomic(dir / file, image::write_png(img));
+        out.palettes.push_back(file);
+        json += std::string(p ? "," : "") + "\n    {\"index\": " + std::to_string(p) + ", \"file\": " + json_string(file) +
+                ", \"color_count\": " + std::to_string(pal.color_count) + "}";
+    }
+    json += "\n  ],\n  \"materials\": [";
+    for (std::size_t m = 0; m < model.materials.size(); ++m) {
+        const auto& mt = model.materials[m];
+        json += std::string(m ? "," : "") + "\n    {\"index\": " + std::to_string(m) + ", \"name\": " +
+                json_string(material_name(model, static_cast<std::int32_t>(m))) + ", \"texture\": " +
+                std::to_string(mt.texture) + ", \"palette\": " + std::to_string(mt.palette) +
+                ", \"combiner\": " + std::to_string(mt.combiner) + ", \"prim_colour\": " + json_string(hex(mt.prim_colour, 8)) + "}";
+    }
+    json += "\n  ]\n}\n";
+    write_file_atomic(dir / "textures.json", json);
+    return out;
+}
+
+void export_model(const Model& model, const fs::path& out, std::span<const fs::path> inputs) {
+    std::string ext = out.extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    fs::path file = out, dir;
+    if (ext == ".glb" || ext == ".gltf") {
+        dir = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+    } else {
+        dir = out;
+        file = out / "model.glb";
+    }
+    fs::create_directories(dir);
+    export_textures(model, dir);
+    scene::export_file(model_scene(model, file.stem().string()), file, inputs);
+}
+
+}  // namespace mod::stadium

@@ -1,0 +1,385 @@
+#include "libmod/stadium/model.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace mod::stadium {
+
+namespace {
+
+std::int16_t s16(const Bytes& b, std::size_t at) {
+    return static_cast<std::int16_t>((std::uint16_t(b[at]) << 8) | b[at + 1]);
+}
+std::uint16_t u16(const Bytes& b, std::size_t at) { return static_cast<std::uint16_t>((b[at] << 8) | b[at + 1]); }
+std::uint32_t u32(const Bytes& b, std::size_t at) {
+    return (std::uint32_t(b[at]) << 24) | (std::uint32_t(b[at + 1]) << 16) | (std::uint32_t(b[at + 2]) << 8) | b[at + 3];
+}
+
+// The interpreter state one layout script runs with.
+struct Frame {
+    std::uint32_t return_to = 0;
+    std::uint8_t op = 0;  // 0x00 or 0x03: which return command pops it
+};
+
+class ModelReader {
+public:
+    ModelReader(Model& m, const std::string& path)
+        : m_(m), r_(m.fragment.body, Endian::big, {}, path), base_(m.fragment.link_base()) {}
+
+    void run() {
+        for (std::size_t i = 0; i < m_.map.layout_scripts.size(); ++i)
+            walk_script(m_.map.layout_scripts[i], "layout[" + std::to_string(i) + "]");
+        walk_geometry();
+    }
+
+private:
+    [[noreturn]] void fail(std::uint32_t at, const std::string& what, const std::string& message,
+                           ErrorKind kind = ErrorKind::format) const {
+        r_.fail_at_path(at, "." + what, message, kind);
+    }
+
+    std::uint32_t local(std::uint32_t address, std::uint32_t at, const std::string& what, std::uint32_t need) const {
+        if ((address & 0xFFF00000u) != base_ || address - base_ >= m_.fragment.body.size() ||
+            m_.fragment.body.size() - (address - base_) < need)
+            fail(at, what, "pointer " + hex(address, 8) + " does not lead to " + std::to_string(need) +
+                               " bytes of this fragment");
+        return address - base_;
+    }
+
+    std::int32_t enclosing_bone() const {
+        for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it)
+            if (*it >= 0) return *it;
+        return -1;
+    }
+
+    void walk_script(std::uint32_t start, const std::string& name) {
+        std::vector<Frame> stack;
+        std::set<std::pair<std::uint32_t, std::vector<std::uint32_t>>> seen;
+        nodes_.clear();
+        last_node_bone_ = -1;
+        std::uint32_t at = start;
+        const Bytes& body = m_.fragment.body;
+        for (;;) {
+            const std::string where = name + ".cmd@" + hex(at);
+            if (at % 4 != 0 || std::uint64_t(at) + 4 > body.size())
+                fail(at, where, "layout command outside the body (or misaligned)");
+            std::vector<std::uint32_t> key;
+            for (const Frame& f : stack) key.push_back(f.return_to);
+            if (!seen.insert({at, key}).second)
+                fail(at, where, "layout loop: the command is reached again with the same return stack");
+            const std::uint8_t op = body[at];
+            const std::uint32_t size = layout_command_size(op);
+            if (size == 0)
+                fail(at, where, op == 0x12 ? "command 0x12 never advances: the game's interpreter would hang"
+                                           : "unknown layout command " + hex(op, 2));
+            if (std::uint64_t(at) + size > body.size()) fail(at, where, "layout command runs past the body");
+            m_.commands.push_back({at, op, Bytes(body.begin() + at, body.begin() + at + size),
+                                   static_cast<std::uint32_t>(nodes_.size())});
+            std::uint32_t next = at + size;
+            bool node = true;  // whether the command creates a graph node (05 then opens it)
+            switch (op) {
+            case 0x00:
+            case 0x03:
+                if (stack.size() >= max_layout_call_depth) fail(at, where, "layout calls nested too deeply", ErrorKind::limit);
+                stack.push_back({next, op});
+                next = local(u32(body, at + 4), at + 4, where + ".target", 4);
+                node = false;
+                break;
+            case 0x02:
+                next = local(u32(body, at + 4), at + 4, where + ".target", 4);
+                node = false;
+                break;
+            case 0x01:
+            case 0x04:
+                if (stack.empty()) return;
+                next = stack.back().return_to;
+                stack.pop_back();
+                node = false;
+                break;
+            case 0x05:
+                nodes_.push_back(last_node_bone_);
+                node = false;
+                break;
+            case 0x06:
+                if (!nodes_.empty()) nodes_.pop_back();
+                node = false;
+                break;
+            case 0x17: tables(at, where); break;
+            case 0x1C:
+                if (!m_.root_scale) m_.root_scale = {{static_cast<std::int32_t>(u32(body, at + 4)),
+                                                      static_cast<std::int32_t>(u32(body, at + 8)),
+                                                      static_cast<std::int32_t>(u32(body, at + 12))}};
+                break;
+            case 0x1D: bone(at); break;
+            case 0x23: material(at, where); break;
+            case 0x1E: {
+                const std::int16_t id = s16(body, at + 2);
+                std::int32_t b = -1;
+                for (std::size_t i = m_.bones.size(); i-- > 0;)
+                    if (m_.bones[i].id == static_cast<std::uint8_t>(id)) { b = static_cast<std::int32_t>(i); break; }
+                if (b < 0) m_.warnings.push_back(where + ": draws with bone id " + std::to_string(id) + " that no 0x1D defined before");
+                draw(at, op, body[at + 1], u32(body, at + 4), b, where);
+                break;
+            }
+            case 0x20: draw(at, op, body[at + 1], u32(body, at + 0x10), enclosing_bone(), where); break;
+            case 0x21: draw(at, op, body[at + 1], u32(body, at + 0xC), enclosing_bone(), where); break;
+            case 0x22: draw(at, op, body[at + 1], u32(body, at + 4), enclosing_bone(), where); break;
+            case 0x15: case 0x25: node = false; break;
+            default: break;
+            }
+            if (node) last_node_bone_ = op == 0x1D ? static_cast<std::int32_t>(m_.bones.size() - 1) : -1;
+            at = next;
+        }
+    }
+
+    void tables(std::uint32_t at, const std::string& where) {
+        const ModelTables* t = nullptr;
+        for (const auto& x : m_.map.tables)
+            if (x.command_offset == at) t = &x;
+        if (!t) fail(at, where, "command 0x17 the pointer walk did not reach");
+        const Bytes& body = m_.fragment.body;
+        const std::uint32_t tex = u32(body, at + 8), pal = u32(body, at + 0xC), vtx = u32(body, at + 0x10);
+        if (m_.tables_command != 0) {
+            if (tex == m_.texture_table && pal == m_.palette_table && vtx == m_.vertex_array) return;
+            fail(at, where, "a second 0x17 names other tables (first at " + hex(m_.tables_command) +
+                                "): models with several table sets are not supported", ErrorKind::usage);
+        }
+        m_.tables_command = at;
+        m_.texture_table = tex;
+        m_.palette_table = pal;
+        m_.vertex_array = vtx;
+        m_.vertex_count = t->vertex_count;
+        for (std::size_t i = 0; i < t->textures.size(); ++i) texture(t->textures[i], where + ".texture[" + std::to_string(i) + "]");
+        for (std::size_t i = 0; i < t->palettes.size(); ++i) palette(t->palettes[i], where + ".palette[" + std::to_string(i) + "]");
+        if (m_.vertex_count > 0 && vtx != 0) {
+            const std::uint32_t o = local(vtx, at + 0x10, where + ".vertices", 16u * m_.vertex_count);
+            for (std::uint32_t i = 0; i < m_.vertex_count; ++i) {
+                const std::uint32_t v = o + 16 * i;
+                ModelVertex mv;
+                for (int k = 0; k < 3; ++k) mv.position[k] = s16(body, v + 2 * k);
+                mv.flag = u16(body, v + 6);
+                mv.st = {s16(body, v + 8), s16(body, v + 10)};
+                for (int k = 0; k < 4; ++k) mv.colour[k] = body[v + 12 + k];
+                m_.vertices.push_back(mv);
+            }
+        }
+    }
+
+    void texture(const TextureEntry& e, const std::string& what) {
+        ModelTexture t;
+        t.entry = e.offset;
+        t.descriptor = {e.fmt, e.siz, e.width, e.height, e.texel_count};
+        t.texels = e.texels;
+        t.format = t.descriptor.format();
+        if (!t.format) {
+            m_.warnings.push_back(what + ": format " + std::to_string(e.fmt) + "/" + std::to_string(e.siz) +
+                                  " is not one models use; texels not read");
+        } else {
+            if (std::uint32_t(e.width) * e.height != e.texel_count)
+                m_.warnings.push_back(what + ": texel count " + std::to_string(e.texel_count) + " is not " +
+                                      std::to_string(e.width) + " x " + std::to_string(e.height));
+            const auto bytes = n64::texel_bytes(*t.format, std::uint64_t(e.width) * e.height);
+            t.offset = local(e.texels, e.offset + 8, what + ".texels", static_cast<std::uint32_t>(bytes));
+            t.data.assign(m_.fragment.body.begin() + t.offset, m_.fragment.body.begin() + t.offset + bytes);
+        }
+        m_.textures.push_back(std::move(t));
+    }
+
+    void palette(const PaletteEntry& e, const std::string& what) {
+        ModelPalette p;
+        p.entry = e.offset;
+        p.color_count = e.color_count;
+        p.colors = e.colors;
+        p.tlut_dl = e.tlut_dl;
+        if (e.color_count == 0 || e.color_count > n64::max_tlut_entries)
+            fail(e.offset, what, "colour count " + std::to_string(e.color_count) + " is not 1..256");
+        if (e.color_count != 16 && e.color_count != 256)
+            m_.warnings.push_back(what + ": colour count " + std::to_string(e.color_count) + " is neither 16 nor 256");
+        p.offset = local(e.colors, e.offset + 4, what + ".colors", 2 * e.color_count);
+        for (std::uint32_t i = 0; i < e.color_count; ++i) p.entries.push_back(u16(m_.fragment.body, p.offset + 2 * i));
+        if (e.tlut_dl != 0) {
+            const n64::gbi::DisplayList& dl = list_at(e.tlut_dl, e.offset + 8, what + ".tlut_dl");
+            p.load = n64::find_tlut_load(dl);
+            if (!p.load) m_.warnings.push_back(what + ": the TLUT display list has no LOADTLUT");
+            else {
+                if (p.load->address != e.colors)
+                    m_.warnings.push_back(what + ": the TLUT DL loads " + hex(p.load->address, 8) + ", the entry says " + hex(e.colors, 8));
+                if (p.load->count != e.color_count)
+                    m_.warnings.push_back(what + ": the TLUT DL loads " + std::to_string(p.load->count) + " entries, the palette has " +
+                                          std::to_string(e.color_count));
+            }
+        }
+        m_.palettes.push_back(std::move(p));
+    }
+
+    void bone(std::uint32_t at) {
+        const Bytes& b = m_.fragment.body;
+        ModelBone bone;
+        bone.command = at;
+        bone.id = b[at + 1];
+        bone.flags = b[at + 2];
+        bone.channel = b[at + 3];
+        for (int k = 0; k < 3; ++k) {
+            bone.translation[k] = s16(b, at + 4 + 2 * k);
+            bone.rotation[k] = s16(b, at + 0xA + 2 * k);
+            bone.scale[k] = static_cast<std::int32_t>(u32(b, at + 0x10 + 4 * k));
+        }
+        bone.parent = enclosing_bone();
+        m_.bones.push_back(bone);
+    }
+
+    void material(std::uint32_t at, const std::string& where) {
+        const Bytes& b = m_.fragment.body;
+        ModelMaterial mt;
+        mt.command = at;
+        mt.combiner = b[at + 1];
+        mt.texture_channel = s16(b, at + 2);
+        mt.material_dl = u32(b, at + 4);
+        mt.texture = s16(b, at + 8);
+        mt.palette = s16(b, at + 0xA);
+        mt.prim_colour = u32(b, at + 0xC);
+        mt.bone = enclosing_bone();
+        if (mt.texture < -1 || (mt.texture >= 0 && std::size_t(mt.texture) >= m_.textures.size()))
+            fail(at + 8, where + ".texture", "texture index " + std::to_string(mt.texture) + " outside the " +
+                                                 std::to_string(m_.textures.size()) + "-entry table");
+        if (mt.palette < -1 || (mt.palette >= 0 && std::size_t(mt.palette) >= m_.palettes.size()))
+            fail(at + 0xA, where + ".palette", "palette index " + std::to_string(mt.palette) + " outside the " +
+                                                   std::to_string(m_.palettes.size()) + "-entry table");
+        if (mt.material_dl != 0) mt.load = n64::find_texture_load(list_at(mt.material_dl, at + 4, where + ".material_dl"));
+        current_material_ = static_cast<std::int32_t>(m_.materials.size());
+        m_.materials.push_back(std::move(mt));
+    }
+
+    void draw(std::uint32_t at, std::uint8_t op, std::uint8_t layer, std::uint32_t dl, std::int32_t bone,
+              const std::string& where) {
+        if (dl == 0) return;
+        ModelDraw d;
+        d.command = at;
+        d.op = op;
+        d.layer = layer;
+        d.dl = dl;
+        d.bone = bone;
+        d.material = current_material_;
+        const std::uint32_t off = local(dl, at, where + ".dl", 8);
+        list_at(dl, at, where + ".dl");
+        auto it = list_index_.find(off);
+        if (it == list_index_.end()) {
+            it = list_index_.emplace(off, m_.lists.size()).first;
+            m_.lists.push_back({off, lists_.at(off)});
+        }
+        d.list = it->second;
+        m_.draws.push_back(d);
+    }
+
+    // Decodes (once) the display list at a link address.
+    const n64::gbi::DisplayList& list_at(std::uint32_t address, std::uint32_t site, const std::string& what) {
+        const std::uint32_t off = local(address, site, what, 8);
+        auto it = lists_.find(off);
+        if (it != lists_.end()) return it->second;
+        ByteReader sub = r_.sub(off, m_.fragment.body.size() - off, "dl@" + hex(off));
+        n64::gbi::DisplayList dl = n64::gbi::decode_list(sub);
+        dl.origin = off;
+        return lists_.emplace(off, std::move(dl)).first->second;
+    }
+
+    void walk_geometry() {
+        n64::gbi::WalkOptions o;
+        const std::uint32_t array = m_.vertex_array, count = m_.vertex_count;
+        o.vertex_index = [array, count](std::uint32_t a) -> std::optional<std::uint32_t> {
+            if (a < array || (a - array) % 16 != 0 || (a - array) / 16 >= count) return std::nullopt;
+            return (a - array) / 16;
+        };
+        o.vertex_count = count;
+        o.resolve_call = [this](std::uint32_t a) -> const n64::gbi::DisplayList* {
+            if ((a & 0xFFF00000u) != base_ || a - base_ + 8 > m_.fragment.body.size()) return nullptr;
+            return &list_at(a, a - base_, "dl");
+        };
+        n64::gbi::VertexCacheWalker walker(o);
+        for (std::size_t i = 0; i < m_.draws.size(); ++i)
+            walker.run(static_cast<std::uint32_t>(i), m_.lists[m_.draws[i].list].list);
+        m_.triangles = walker.take_triangles();
+    }
+
+    Model& m_;
+    ByteReader r_;
+    std::uint32_t base_;
+    std::vector<std::int32_t> nodes_;  // per open level: the bone opened (or -1)
+    std::int32_t last_node_bone_ = -1;
+    std::int32_t current_material_ = -1;
+    std::map<std::uint32_t, n64::gbi::DisplayList> lists_;
+    std::map<std::uint32_t, std::size_t> list_index_;
+};
+
+}  // namespace
+
+std::vector<std::size_t> Model::materials_with_texture(std::size_t t) const {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < materials.size(); ++i)
+        if (materials[i].texture >= 0 && std::size_t(materials[i].texture) == t) out.push_back(i);
+    return out;
+}
+
+std::vector<std::size_t> Model::materials_with_palette(std::size_t p) const {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < materials.size(); ++i)
+        if (materials[i].palette >= 0 && std::size_t(materials[i].palette) == p) out.push_back(i);
+    return out;
+}
+
+std::uint32_t Model::offset_of(std::uint32_t address, const std::string& what) const {
+    const std::uint32_t base = fragment.link_base();
+    if ((address & 0xFFF00000u) != base || address - base >= fragment.body.size())
+        throw Error(ErrorKind::format, what + ": " + hex(address, 8) + " is not an address of this fragment");
+    return address - base;
+}
+
+Model read_model(Fragment fragment, const std::string& path) {
+    Model m;
+    m.fragment = std::move(fragment);
+    m.map = walk_model(m.fragment, path);
+    m.root = m.map.root;
+    ModelReader(m, path).run();
+    return m;
+}
+
+Model read_model(ByteView bytes, const std::string& file, const std::string& path) {
+    try {
+        return read_model(parse_fragment(ByteReader(bytes, Endian::big, file, path)), path);
+    } catch (Error& e) {
+        e.set_file_if_empty(file);
+        throw;
+    }
+}
+
+std::optional<std::size_t> palette_for_texture(const Model& model, std::size_t texture) {
+    for (std::size_t i : model.materials_with_texture(texture))
+        if (model.materials[i].palette >= 0) return static_cast<std::size_t>(model.materials[i].palette);
+    return std::nullopt;
+}
+
+unsigned bank_for_texture(const Model& model, std::size_t texture) {
+    for (std::size_t i : model.materials_with_texture(texture))
+        if (model.materials[i].load) return model.materials[i].load->render.palette;
+    return 0;
+}
+
+Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional<std::size_t> palette) {
+    if (texture >= model.textures.size())
+        throw Error(ErrorKind::usage, "texture " + std::to_string(texture) + " does not exist (the model has " +
+                                          std::to_string(model.textures.size()) + ")");
+    const ModelTexture& t = model.textures[texture];
+    if (!t.format)
+        throw Error(ErrorKind::format, "texture " + std::to_string(texture) + " has a format models do not use");
+    const std::string path = "texture[" + std::to_string(texture) + "]";
+    ByteReader r(t.data, Endian::big, model.fragment.body.empty() ? std::string{} : std::string{}, path);
+    if (!n64::is_ci(*t.format)) return n64::decode_rgba(*t.format, r, t.descriptor.width, t.descriptor.height);
+    if (!palette) palette = palette_for_texture(model, texture);
+    if (!palette || *palette >= model.palettes.size())
+        throw Error(ErrorKind::format, path + ": a CI texture no material gives a palette");
+    n64::Tlut tlut{n64::TlutFormat::rgba5551, model.palettes[*palette].entries};
+    const unsigned bank = *t.format == n64::TexelFormat::ci4 ? bank_for_texture(model, texture) : 0;
+    return n64::decode_ci_rgba(*t.format, r, t.descriptor.width, t.descriptor.height, tlut, bank);
+}
+
+}  // namespace mod::stadium

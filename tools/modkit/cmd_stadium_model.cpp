@@ -1,0 +1,406 @@
+// modkit stadium show|palette|texture|export|textures: the typed Pokémon model inside the ROM's
+// model archive (MODEL = archive entry index). Edits write a complete ROM in the input's byte
+// order through the archive repacker. Thin layer over libmod/stadium/{model,palette_edit,
+// texture_edit,export}.hpp.
+#include "cli.hpp"
+#include "json.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/image/png.hpp"
+#include "libmod/stadium/export.hpp"
+#include "libmod/stadium/model.hpp"
+#include "libmod/stadium/palette_edit.hpp"
+#include "libmod/stadium/rom_archive.hpp"
+#include "libmod/stadium/texture_edit.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace modkit {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace mod::stadium;
+namespace n64 = mod::n64;
+namespace img = mod::image;
+
+void declare_rom_model(po::options_description& o, po::positional_options_description& p) {
+    o.add_options()("rom", po::value<std::string>(), "ROM image (z64, v64 or n64 byte order)")(
+        "model", po::value<std::size_t>(), "model archive entry index (0-based)");
+    p.add("rom", 1).add("model", 1);
+}
+
+std::size_t model_index(const po::variables_map& vm) {
+    if (!vm.count("model")) usage_error("MODEL (archive entry index) is required");
+    return vm["model"].as<std::size_t>();
+}
+
+std::vector<unsigned> parse_slots(const po::variables_map& vm, const std::string& name) {
+    std::vector<unsigned> out;
+    if (!vm.count(name)) return out;
+    for (const auto& arg : vm[name].as<std::vector<std::string>>()) {
+        std::stringstream ss(arg);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            if (item.empty()) continue;
+            try {
+                out.push_back(static_cast<unsigned>(std::stoul(item)));
+            } catch (const std::logic_error&) {
+                usage_error("--" + name + " expects slot numbers like 0,5,7; got '" + arg + "'");
+            }
+        }
+    }
+    return out;
+}
+
+img::Rgba8 parse_colour(const std::string& s) {
+    if (s.size() != 6 && s.size() != 8) usage_error("colours are RRGGBB or RRGGBBAA in hex, got '" + s + "'");
+    unsigned long v = 0;
+    try {
+        v = std::stoul(s, nullptr, 16);
+    } catch (const std::logic_error&) {
+        usage_error("colours are RRGGBB or RRGGBBAA in hex, got '" + s + "'");
+    }
+    if (s.size() == 6) v = (v << 8) | 0xFF;
+    return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
+            static_cast<std::uint8_t>(v)};
+}
+
+std::string rgba_hex(img::Rgba8 c) {
+    char b[16];
+    std::snprintf(b, sizeof b, "%02X%02X%02X%02X", c.r, c.g, c.b, c.a);
+    return b;
+}
+
+// ---- show ------------------------------------------------------------------------------------
+int stadium_show(const po::variables_map& vm, const Global& g) {
+    fs::path in = required(vm, "rom");
+    const std::size_t index = model_index(vm);
+    auto rom = load_rom(in);
+    auto archive = read_archive(rom);
+    const Model m = read_archive_model(archive, index);
+    const CrossCheck cc = cross_check(m.fragment, m.map);
+    for (const auto& w : m.warnings) warn(w);
+    if (g.json) {
+        Json j;
+        j.begin_object().field("entry", std::uint64_t(index)).field("model_id", unsigned(m.root.model_id))
+            .field("fragment_bytes", std::uint64_t(m.fragment.body.size())).field("layout_commands", std::uint64_t(m.commands.size()))
+            .field("crosscheck_ok", cc.ok());
+        if (m.root_scale) {
+            j.key("root_scale").begin_array();
+            for (auto v : *m.root_scale) j.value(std::int64_t(v));
+            j.end_array();
+        }
+        j.key("bones").begin_array();
+        for (const auto& b : m.bones) {
+            j.begin_object().field("id", unsigned(b.id)).field("flags", unsigned(b.flags)).field("channel", unsigned(b.channel))
+                .field("parent", int(b.parent));
+            j.key("translation").begin_array();
+            for (auto v : b.translation) j.value(int(v));
+            j.end_array().key("rotation").begin_array();
+            for (auto v : b.rotation) j.value(int(v));
+            j.end_array().key("scale").begin_array();
+            for (auto v : b.scale) j.value(std::int64_t(v));
+            j.end_array().end_object();
+        }
+        j.end_array().key("materials").begin_array();
+        for (const auto& mt : m.materials) {
+            j.begin_object().field("combiner", unsigned(mt.combiner)).field("texture_channel", int(mt.texture_channel))
+                .field("texture", int(mt.texture)).field("palette", int(mt.palette)).field("prim_colour", mod::hex(mt.prim_colour, 8))
+                .field("material_dl", mod::hex(mt.material_dl, 8)).field("bone", int(mt.bone));
+            if (mt.load)
+                j.field("load", n64::to_string(mt.load->method)).field("cms", unsigned(mt.load->render.s.cm))
+                    .field("cmt", unsigned(mt.load->render.t.cm)).field("bank", unsigned(mt.load->render.palette));
+            j.end_object();
+        }
+        j.end_array().key("textures").begin_array();
+        for (const auto& t : m.textures)
+            j.begin_object().field("format", t.format ? n64::to_string(*t.format) : "unknown")
+                .field("fmt", unsigned(t.descriptor.fmt)).field("siz", unsigned(t.descriptor.siz))
+                .field("width", unsigned(t.descriptor.width)).field("height", unsigned(t.descriptor.height))
+                .field("texel_count", t.descriptor.texel_count).field("texels", mod::hex(t.texels, 8))
+                .field("bytes", std::uint64_t(t.data.size())).end_object();
+        j.end_array().key("palettes").begin_array();
+        for (const auto& p : m.palettes)
+            j.begin_object().field("color_count", p.color_count).field("colors", mod::hex(p.colors, 8))
+                .field("tlut_dl", mod::hex(p.tlut_dl, 8)).end_object();
+        j.end_array().field("vertices", unsigned(m.vertex_count)).field("draws", std::uint64_t(m.draws.size()))
+            .field("display_lists", std::uint64_t(m.lists.size())).field("triangles", std::uint64_t(m.triangles.size()));
+        j.key("warnings").begin_array();
+        for (const auto& w : m.warnings) j.value(w);
+        j.end_array().end_object();
+        return 0;
+    }
+    std::printf("entry %zu: model id %u, fragment 0x%zX bytes, %zu layout commands, relocations %s\n", index,
+                unsigned(m.root.model_id), m.fragment.body.size(), m.commands.size(), cc.ok() ? "match" : "DISAGREE");
+    if (m.root_scale)
+        std::printf("root scale %.4f %.4f %.4f\n", (*m.root_scale)[0] / 65536.0, (*m.root_scale)[1] / 65536.0,
+                    (*m.root_scale)[2] / 65536.0);
+    std::printf("%zu bones:\n", m.bones.size());
+    for (std::size_t i = 0; i < m.bones.size(); ++i) {
+        const auto& b = m.bones[i];
+        std::printf("  [%zu] id %u parent %d flags %u channel %u  T(%d,%d,%d) R(%d,%d,%d) S(%.3f,%.3f,%.3f)\n", i,
+                    unsigned(b.id), b.parent, unsigned(b.flags), unsigned(b.channel), b.translation[0], b.translation[1],
+                    b.translation[2], b.rotation[0], b.rotation[1], b.rotation[2], b.scale[0] / 65536.0,
+                    b.scale[1] / 65536.0, b.scale[2] / 65536.0);
+    }
+    std::printf("%zu materials:\n", m.materials.size());
+    for (std::size_t i = 0; i < m.materials.size(); ++i) {
+        const auto& mt = m.materials[i];
+        std::printf("  [%zu] combiner %u texture %d palette %d channel %d prim %08X dl %08X bone %d%s\n", i,
+                    unsigned(mt.combiner), mt.texture, mt.palette, mt.texture_channel, mt.prim_colour, mt.material_dl,
+                    mt.bone, mt.load ? (std::string(" load ") + n64::to_string(mt.load->method)).c_str() : "");
+    }
+    std::printf("%zu textures:\n", m.textures.size());
+    for (std::size_t i = 0; i < m.textures.size(); ++i) {
+        const auto& t = m.textures[i];
+        std::printf("  [%zu] %s %ux%u texels %u at %08X\n", i, t.format ? n64::to_string(*t.format) : "unknown",
+                    unsigned(t.descriptor.width), unsigned(t.descriptor.height), t.descriptor.texel_count, t.texels);
+    }
+    std::printf("%zu palettes:\n", m.palettes.size());
+    for (std::size_t i = 0; i < m.palettes.size(); ++i)
+        std::printf("  [%zu] %u colours at %08X, TLUT DL %08X\n", i, m.palettes[i].color_count, m.palettes[i].colors,
+                    m.palettes[i].tlut_dl);
+    std::printf("%u vertices, %zu draws, %zu display lists, %zu triangles\n", unsigned(m.vertex_count), m.draws.size(),
+                m.lists.size(), m.triangles.size());
+    return 0;
+}
+
+// ---- edits -------------------------------------------------------------------------------------
+struct Session {
+    fs::path in;
+    StadiumRom rom;
+    Archive archive;
+    std::size_t index = 0;
+    Model model;
+};
+
+Session open_session(const po::variables_map& vm) {
+    Session s;
+    s.in = required(vm, "rom");
+    s.index = model_index(vm);
+    s.rom = load_rom(s.in);
+    s.archive = read_archive(s.rom);
+    s.model = read_archive_model(s.archive, s.index);
+    return s;
+}
+
+void save(const Session& s, const FragmentImage& image, const fs::path& out, const Global& g) {
+    RepackOptions opt;
+    opt.threads = g.threads;
+    const mod::Bytes rom = apply_model_edit(s.rom, s.archive, s.index, image.build(), opt);
+    mod::write_file_atomic(out, rom, std::span<const fs::path>(&s.in, 1));
+}
+
+void report_palette(const Global& g, const PaletteEditReport& r, const fs::path& out) {
+    if (g.json) {
+        Json j;
+        j.begin_object().field("palette", std::uint64_t(r.palette)).field("out", out.string());
+        j.key("textures").begin_array();
+        for (auto t : r.textures) j.value(std::uint64_t(t));
+        j.end_array().key("changes").begin_array();
+        for (const auto& c : r.changes)
+            j.begin_object().field("slot", c.slot).field("before", mod::hex(c.before, 4)).field("after", mod::hex(c.after, 4))
+                .field("requested", rgba_hex(c.requested)).field("result", rgba_hex(c.result)).field("rounded", c.rounded())
+                .field("rounding_delta_e", c.rounding_delta_e).end_object();
+        j.end_array().end_object();
+        return;
+    }
+    for (const auto& c : r.changes) {
+        std::printf("palette %zu slot %3u: %04X -> %04X  asked %s, got %s", r.palette, c.slot, c.before, c.after,
+                    rgba_hex(c.requested).c_str(), rgba_hex(c.result).c_str());
+        if (c.rounded()) std::printf(" (RGBA5551 rounding, dE %.2f)", c.rounding_delta_e);
+        std::printf("\n");
+    }
+    std::printf("textures drawn with palette %zu:", r.palette);
+    for (auto t : r.textures) std::printf(" %zu", t);
+    std::printf("\nwrote %s\n", out.c_str());
+}
+
+int stadium_palette(const po::variables_map& vm, const Global& g) {
+    const std::string action = required(vm, "action");
+    fs::path out = required(vm, "out");
+    if (!vm.count("palette")) usage_error("--palette N is required");
+    Session s = open_session(vm);
+    FragmentImage image(s.model.fragment);
+    const std::size_t pal = vm["palette"].as<std::size_t>();
+    const auto locked = parse_slots(vm, "lock");
+    PaletteEditReport r;
+    if (action == "set") {
+        if (!vm.count("set")) usage_error("--set SLOT=RRGGBB[AA] is required");
+        std::vector<img::SlotColour> req;
+        for (const auto& a : vm["set"].as<std::vector<std::string>>()) {
+            const auto eq = a.find('=');
+            if (eq == std::string::npos) usage_error("--set expects SLOT=RRGGBB[AA], got '" + a + "'");
+            unsigned slot = 0;
+            try {
+                slot = static_cast<unsigned>(std::stoul(a.substr(0, eq)));
+            } catch (const std::logic_error&) {
+                usage_error("--set expects SLOT=RRGGBB[AA], got '" + a + "'");
+            }
+            req.push_back({slot, parse_colour(a.substr(eq + 1))});
+        }
+        r = set_palette_slots(s.model, image, pal, req, locked);
+    } else if (action == "hsv") {
+        img::HsvShift shift;
+        shift.hue_degrees = vm["hue"].as<double>();
+        shift.saturation = vm["saturation"].as<double>();
+        shift.value = vm["value"].as<double>();
+        if (shift.saturation < 0 || shift.value < 0) usage_error("--saturation and --value are non-negative factors");
+        r = shift_palette_hsv(s.model, image, pal, shift, parse_slots(vm, "slots"), locked);
+    } else {
+        usage_error("palette actions: set, hsv");
+    }
+    save(s, image, out, g);
+    report_palette(g, r, out);
+    return 0;
+}
+
+int stadium_texture(const po::variables_map& vm, const Global& g) {
+    const std::string action = required(vm, "action");
+    if (action != "replace") usage_error("texture actions: replace");
+    fs::path out = required(vm, "out");
+    if (!vm.count("texture") || !vm.count("png")) usage_error("--texture N and --png FILE are required");
+    const auto textures = vm["texture"].as<std::vector<std::size_t>>();
+    const auto pngs = vm["png"].as<std::vector<std::string>>();
+    if (textures.size() != pngs.size()) usage_error("give one --png per --texture");
+    Session s = open_session(vm);
+    TextureReplaceOptions o;
+    o.mode = parse_ci_mode(vm["mode"].as<std::string>());
+    if (vm.count("format")) o.format = n64::parse_texel_format(vm["format"].as<std::string>());
+    o.allow_resize = vm.count("resize") > 0;
+    o.locked = parse_slots(vm, "lock");
+    o.threads = g.threads;
+    std::vector<img::RgbaImage> images;
+    std::vector<fs::path> inputs{s.in};
+    for (const auto& p : pngs) {
+        inputs.push_back(p);
+        images.push_back(img::read_png(mod::read_file(p), p));
+    }
+    FragmentImage image(s.model.fragment);
+    std::vector<TextureReport> reports;
+    if (o.mode == CiMode::shared) {
+        reports = replace_textures_shared(s.model, image, textures, images, o);
+    } else {
+        if (textures.size() != 1) usage_error("several textures at once need --mode shared");
+        reports.push_back(replace_texture(s.model, image, textures[0], images[0], o));
+    }
+    RepackOptions opt;
+    opt.threads = g.threads;
+    const mod::Bytes rom = apply_model_edit(s.rom, s.archive, s.index, image.build(), opt);
+    mod::write_file_atomic(out, rom, inputs);
+    if (g.json) {
+        Json j;
+        j.begin_object().field("mode", to_string(o.mode)).field("out", out.string()).key("textures").begin_array();
+        for (const auto& r : reports) {
+            j.begin_object().field("texture", std::uint64_t(r.texture)).field("mean_delta_e", r.mean_delta_e)
+                .field("max_delta_e", r.max_delta_e).field("opaque_texels", r.opaque_texels)
+                .field("transparent_texels", r.transparent_texels).field("resized", r.resized)
+                .field("palette_forked", r.palette_forked);
+            if (r.palette) j.field("palette", std::uint64_t(*r.palette));
+            j.key("written_slots").begin_array();
+            for (auto v : r.written_slots) j.value(v);
+            j.end_array().key("touched").begin_array();
+            for (auto v : r.touched) j.value(std::uint64_t(v));
+            j.end_array().end_object();
+        }
+        j.end_array().end_object();
+        return 0;
+    }
+    for (const auto& r : reports) {
+        std::printf("texture %zu: mean dE %.2f, max dE %.2f over %llu opaque texels%s%s\n", r.texture, r.mean_delta_e,
+                    r.max_delta_e, static_cast<unsigned long long>(r.opaque_texels), r.resized ? ", resized" : "",
+                    r.palette_forked ? ", palette forked" : "");
+        if (r.palette) std::printf("  palette %zu, %zu slots written\n", *r.palette, r.written_slots.size());
+        if (!r.touched.empty()) {
+            std::printf("  other textures whose colours changed:");
+            for (auto t : r.touched) std::printf(" %zu", t);
+            std::printf("\n");
+        }
+    }
+    std::printf("wrote %s\n", out.c_str());
+    return 0;
+}
+
+// ---- export ----------------------------------------------------------------------------------
+int stadium_export(const po::variables_map& vm, const Global& g) {
+    Session s = open_session(vm);
+    fs::path out = required(vm, "out");
+    export_model(s.model, out, std::span<const fs::path>(&s.in, 1));
+    if (g.json) {
+        Json j;
+        j.begin_object().field("out", out.string()).field("bones", std::uint64_t(s.model.bones.size()))
+            .field("triangles", std::uint64_t(s.model.triangles.size())).end_object();
+    } else {
+        std::printf("exported entry %zu (%zu bones, %zu triangles) to %s\n", s.index, s.model.bones.size(),
+                    s.model.triangles.size(), out.c_str());
+    }
+    return 0;
+}
+
+int stadium_textures(const po::variables_map& vm, const Global& g) {
+    Session s = open_session(vm);
+    fs::path dir = required(vm, "out");
+    const TextureExport e = export_textures(s.model, dir);
+    for (const auto& w : e.warnings) warn(w);
+    if (g.json) {
+        Json j;
+        j.begin_object().field("dir", dir.string()).field("textures", std::uint64_t(e.textures.size()))
+            .field("palettes", std::uint64_t(e.palettes.size())).end_object();
+    } else {
+        std::printf("wrote %zu textures and %zu palettes to %s (index: textures.json)\n", e.textures.size(),
+                    e.palettes.size(), dir.c_str());
+    }
+    return 0;
+}
+
+void declare_edit(po::options_description& o, po::positional_options_description& p) {
+    o.add_options()("action", po::value<std::string>(), "action")("rom", po::value<std::string>(), "ROM image")(
+        "model", po::value<std::size_t>(), "model archive entry index")("out", po::value<std::string>(),
+                                                                         "output ROM (input's byte order)")(
+        "lock", po::value<std::vector<std::string>>()->multitoken(), "palette slots that must not change (e.g. 0,5)");
+    p.add("action", 1).add("rom", 1).add("model", 1).add("out", 1);
+}
+
+void declare_out(po::options_description& o, po::positional_options_description& p) {
+    declare_rom_model(o, p);
+    o.add_options()("out", po::value<std::string>(), "output");
+    p.add("out", 1);
+}
+
+const Registrar stadium_model_group({"stadium", "Pokémon Stadium model archive, PERS-SZP entries and FRAGMENTs", {
+    {"show", "ROM MODEL [--json]", "the typed model: bones, materials, textures, palettes, draws, counts",
+     declare_rom_model, stadium_show},
+    {"palette", "set|hsv ROM MODEL OUT --palette N [--set SLOT=RRGGBB[AA]…] [--hue D --saturation F --value F] "
+                "[--slots S] [--lock S]",
+     "recolour a model palette in place (RGBA5551 rounding reported), writing a complete ROM",
+     [](auto& o, auto& p) {
+         declare_edit(o, p);
+         o.add_options()("palette", po::value<std::size_t>(), "palette index")(
+             "set", po::value<std::vector<std::string>>()->multitoken(), "SLOT=RRGGBB[AA] (hex)")(
+             "hue", po::value<double>()->default_value(0.0), "degrees added to the hue")(
+             "saturation", po::value<double>()->default_value(1.0), "saturation factor")(
+             "value", po::value<double>()->default_value(1.0), "value factor")(
+             "slots", po::value<std::vector<std::string>>()->multitoken(), "slots to shift (default all)");
+     },
+     stadium_palette},
+    {"texture", "replace ROM MODEL OUT --texture N --png FILE [--mode reindex|constrained|fork|shared] "
+                "[--format F --resize] [--lock S]",
+     "replace a texture from a PNG (CI: quantisation modes), writing a complete ROM",
+     [](auto& o, auto& p) {
+         declare_edit(o, p);
+         o.add_options()("texture", po::value<std::vector<std::size_t>>()->multitoken(), "texture index (several for shared)")(
+             "png", po::value<std::vector<std::string>>()->multitoken(), "PNG image (one per texture)")(
+             "mode", po::value<std::string>()->default_value("reindex"), "CI: reindex, constrained, fork, shared")(
+             "format", po::value<std::string>(), "new texel format (with --resize)")(
+             "resize", "allow another size or format (rewrites the descriptor and load words)");
+     },
+     stadium_texture},
+    {"export", "ROM MODEL OUT.glb|OUT.gltf|DIR", "export the model (bind pose, skinning) plus its textures as PNG",
+     declare_out, stadium_export},
+    {"textures", "ROM MODEL DIR", "write every texture and palette as PNG with textures.json", declare_out,
+     stadium_textures},
+}});
+
+}  // namespace
+}  // namespace modkit
