@@ -1,6 +1,7 @@
 // Yay0 encoding: the Nintendo parse (byte-identical to the matching public encoders) and an
 // optimal parse (smallest stream).
 #include "codec/yay0_match.hpp"
+#include "codec/yay0_window_matches.hpp"
 #include "libmod/codec/yay0.hpp"
 
 #include <limits>
@@ -78,8 +79,9 @@ Bytes encode_nintendo(ByteView data) {
             continue;
         }
         // One-byte look-ahead: a match at the next position that is at least 2 bytes longer
-        // wins, and the current byte goes out as a literal.
-        detail::Match next = finder.longest_oldest(pos + 1);
+        // wins, and the current byte goes out as a literal. Only matches longer than
+        // m.length + 1 matter, which prunes the search (and skips it when none can exist).
+        detail::Match next = finder.longest_oldest(pos + 1, m.length + 1);
         if (next.length >= m.length + 2) {
             out.literal(data[pos]);
             ++pos;
@@ -98,15 +100,20 @@ constexpr std::uint32_t long_match_bits = 25;   // length 0x12..0x111: link half
 
 Bytes encode_best(ByteView data) {
     const std::size_t n = data.size();
-    std::vector<detail::Match> longest(n);
-    {
-        detail::MatchFinder finder(data.data(), n);
-        for (std::size_t i = 0; i < n; ++i) longest[i] = finder.longest(i);
-    }
+    const std::vector<detail::Match> longest = detail::longest_matches_everywhere(data);
     // cost[i]: fewest bits to encode data[i..n). choice[i]: 0 = literal, else match length
     // (any prefix of the longest match at i is a match at the same distance).
+    //
+    // Long matches all cost the same, so their best length is the one minimising
+    // cost[i + len] over len in [0x12, L(i)]. As i falls, that window [i + 0x12, i + L(i)]
+    // only moves down (L(i + 1) >= L(i) - 1: a match's tail is a match), so a monotonic deque
+    // gives the minimum in O(1) amortised: positions enter at the low end, expire at the high
+    // end, and a position is dropped once a lower one costs no more.
     std::vector<std::uint64_t> cost(n + 1, 0);
     std::vector<std::uint16_t> choice(n, 0);
+    std::vector<std::size_t> window(n + 1);  // deque storage: [head, tail) of positions
+    std::size_t head = 0, tail = 0;
+    std::size_t next_entry = n + 1;  // positions >= next_entry are already in the deque
     for (std::size_t i = n; i-- > 0;) {
         std::uint64_t best = cost[i + 1] + literal_bits;
         std::uint16_t pick = 0;
@@ -116,9 +123,18 @@ Bytes encode_best(ByteView data) {
             std::uint64_t c = cost[i + len] + short_match_bits;
             if (c < best) { best = c; pick = static_cast<std::uint16_t>(len); }
         }
-        for (std::uint32_t len = 0x12; len <= max_len; ++len) {
-            std::uint64_t c = cost[i + len] + long_match_bits;
-            if (c < best) { best = c; pick = static_cast<std::uint16_t>(len); }
+        if (max_len >= 0x12) {
+            const std::size_t lo = i + 0x12, hi = i + max_len;
+            while (next_entry > lo) {
+                const std::size_t j = --next_entry;
+                // The deque holds positions in descending order from head to tail; a new,
+                // lower position evicts the higher ones that cost no less.
+                while (tail > head && cost[window[tail - 1]] >= cost[j]) --tail;
+                window[tail++] = j;
+            }
+            while (window[head] > hi) ++head;
+            std::uint64_t c = cost[window[head]] + long_match_bits;
+            if (c < best) { best = c; pick = static_cast<std::uint16_t>(window[head] - i); }
         }
         cost[i] = best;
         choice[i] = pick;

@@ -13,8 +13,51 @@ constexpr int hash_bits = 16;
 }
 
 MatchFinder::MatchFinder(const std::uint8_t* data, std::size_t size)
-    : data_(data), size_(size), head_(std::size_t(1) << hash_bits, -1), prev_(size) {
+    : data_(data), size_(size), head_(std::size_t(1) << hash_bits, -1),
+      prev_(new std::int32_t[size + 1]), run_start_(new std::uint32_t[size + 1]),
+      run_end_(new std::uint32_t[size + 1]) {
     candidates_.reserve(max_distance);
+    std::uint32_t start = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+        if (i > 0 && data[i] != data[i - 1]) {
+            run_end_[start] = static_cast<std::uint32_t>(i);
+            start = static_cast<std::uint32_t>(i);
+        }
+        run_start_[i] = start;
+    }
+    run_end_[start] = static_cast<std::uint32_t>(size);
+}
+
+// Candidates share the 3-byte hash of `pos`. Inside a run of byte b (run [s, e)) every
+// candidate x matches pos for min(e - x, r) bytes, r being pos's own run length, except the one
+// x* = e - r whose run ends exactly where pos's does and may match further. So of the whole
+// run only x* and the oldest in-window position lo can be a longest (and oldest-longest)
+// match: x* when it matches past r, lo otherwise (lo matches min(e - lo, r), the most of any
+// position but x*). Skipping the rest keeps long runs from costing a full window per search.
+template <class Visit>
+void MatchFinder::walk_candidates(std::size_t pos, Visit&& visit) {
+    const std::size_t window_start = pos > max_distance ? pos - max_distance : 0;
+    const std::uint32_t r = run_length(pos);
+    const std::uint8_t b = data_[pos];
+    std::int32_t qi = head_[hash_at(pos)];
+    while (qi >= 0 && static_cast<std::size_t>(qi) >= window_start) {
+        const auto q = static_cast<std::size_t>(qi);
+        if (r >= 3 && data_[q] == b && run_length(q) >= 3) {
+            const std::size_t s = run_start_[q];
+            const std::size_t e = run_end_[s];
+            const std::size_t lo = std::max(s, window_start);
+            if (e >= r) {
+                const std::size_t x = e - r;
+                if (x >= lo && x <= q && x != lo && !visit(x)) return;
+            }
+            if (!visit(lo)) return;
+            if (s < window_start) return;
+            qi = prev_[s];
+        } else {
+            if (!visit(q)) return;
+            qi = prev_[q];
+        }
+    }
 }
 
 std::uint32_t MatchFinder::hash_at(std::size_t pos) const {
@@ -33,9 +76,7 @@ void MatchFinder::insert_until(std::size_t pos) {
     if (inserted_ < pos) inserted_ = pos;
 }
 
-std::uint32_t MatchFinder::match_length(std::size_t candidate, std::size_t pos, std::uint32_t limit) const {
-    const std::uint8_t* a = data_ + candidate;
-    const std::uint8_t* b = data_ + pos;
+std::uint32_t common_prefix_length(const std::uint8_t* a, const std::uint8_t* b, std::uint32_t limit) {
     std::uint32_t n = 0;
     while (n + 8 <= limit) {
         std::uint64_t x, y;
@@ -48,44 +89,34 @@ std::uint32_t MatchFinder::match_length(std::size_t candidate, std::size_t pos, 
     return n;
 }
 
-Match MatchFinder::longest_oldest(std::size_t pos) {
-    if (pos >= size_ || size_ - pos < min_match) return {};
-    const auto limit = static_cast<std::uint32_t>(std::min<std::size_t>(size_ - pos, max_match));
-    insert_until(pos);
-    const std::size_t window_start = pos > max_distance ? pos - max_distance : 0;
-    // The chains run newest to oldest; the oldest candidate must win ties, so gather the
-    // window's candidates first and scan them oldest first (stopping at the longest possible
-    // match, which then is the oldest such).
-    candidates_.clear();
-    for (std::int32_t q = head_[hash_at(pos)]; q >= 0 && static_cast<std::size_t>(q) >= window_start;
-         q = prev_[static_cast<std::size_t>(q)])
-        candidates_.push_back(q);
-    Match best;
-    std::uint32_t best_len = min_match - 1;
-    for (auto it = candidates_.rbegin(); it != candidates_.rend(); ++it) {
-        auto q = static_cast<std::size_t>(*it);
-        if (data_[q + best_len] != data_[pos + best_len]) continue;
-        std::uint32_t len = match_length(q, pos, limit);
-        if (len > best_len) {
-            best_len = len;
-            best = {len, static_cast<std::uint32_t>(pos - q)};
-            if (len == limit) break;
-        }
-    }
-    return best;
+std::uint32_t MatchFinder::limit_at(std::size_t pos) const {
+    return pos >= size_ ? 0 : static_cast<std::uint32_t>(std::min<std::size_t>(size_ - pos, max_match));
 }
 
-Match MatchFinder::longest(std::size_t pos) {
-    if (pos >= size_ || size_ - pos < min_match) return {};
-    const auto limit = static_cast<std::uint32_t>(std::min<std::size_t>(size_ - pos, max_match));
+bool MatchFinder::may_beat(std::size_t candidate, std::size_t pos, std::uint32_t best) const {
+    if (best < 3) return data_[candidate + best] == data_[pos + best];
+    return endian::load_native<std::uint32_t>(data_ + candidate + best - 3) ==
+           endian::load_native<std::uint32_t>(data_ + pos + best - 3);
+}
+
+Match MatchFinder::longest_oldest(std::size_t pos, std::uint32_t at_least) {
+    const std::uint32_t limit = limit_at(pos);
+    if (limit < min_match || at_least >= limit) return {};
     insert_until(pos);
-    const std::size_t window_start = pos > max_distance ? pos - max_distance : 0;
+    // Chains run newest to oldest but the oldest must win ties: gather the candidates, then
+    // scan them oldest first, stopping at the first match of the greatest possible length
+    // (the oldest such).
+    const std::uint32_t need = std::max(at_least, min_match - 1) + 1;
+    candidates_.clear();
+    walk_candidates(pos, [&](std::size_t q) {
+        candidates_.push_back(static_cast<std::int32_t>(q));
+        return true;
+    });
     Match best;
-    std::uint32_t best_len = min_match - 1;
-    for (std::int32_t qi = head_[hash_at(pos)]; qi >= 0 && static_cast<std::size_t>(qi) >= window_start;
-         qi = prev_[static_cast<std::size_t>(qi)]) {
-        auto q = static_cast<std::size_t>(qi);
-        if (data_[q + best_len] != data_[pos + best_len]) continue;
+    std::uint32_t best_len = need - 1;
+    for (auto it = candidates_.rbegin(); it != candidates_.rend(); ++it) {
+        auto q = static_cast<std::size_t>(*it);
+        if (!may_beat(q, pos, best_len)) continue;
         std::uint32_t len = match_length(q, pos, limit);
         if (len > best_len) {
             best_len = len;

@@ -1,9 +1,13 @@
 #pragma once
-// Match finding over the Yay0 window (0x1000 bytes back, 3..0x111 bytes long) with hash
-// chains on 3-byte prefixes. Internal to the codec layer.
+// Match finding for the Nintendo parse: hash chains on 3-byte prefixes over the Yay0 window
+// (0x1000 bytes back, 3..0x111 bytes long), oldest match on ties. Internal to the codec layer.
+
+#include "libmod/codec/yay0.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace mod::yay0::detail {
@@ -13,25 +17,46 @@ struct Match {
     std::uint32_t distance = 0;  // 1..0x1000
 };
 
+// Length of the common prefix of a and b, at most `limit` bytes (8 bytes at a time).
+std::uint32_t common_prefix_length(const std::uint8_t* a, const std::uint8_t* b, std::uint32_t limit);
+
 class MatchFinder {
 public:
     MatchFinder(const std::uint8_t* data, std::size_t size);
 
-    // The longest match at `pos`; among equally long ones the oldest (largest distance).
-    // `pos` must not decrease between calls.
-    Match longest_oldest(std::size_t pos);
-    // The longest match at `pos` (any distance; the newest on ties). `pos` must not decrease.
-    Match longest(std::size_t pos);
+    // The longest match at `pos` that is longer than `at_least` bytes; among equally long ones
+    // the oldest (largest distance). Length 0 when there is none. `pos` must not decrease
+    // between calls.
+    Match longest_oldest(std::size_t pos, std::uint32_t at_least = min_match - 1);
+    // Matches are at most this long at `pos`: min(bytes left, 0x111).
+    std::uint32_t limit_at(std::size_t pos) const;
 
 private:
+    // Calls visit(candidate) for the window's candidates at `pos`, newest first, until it
+    // returns false. A run of one repeated byte is collapsed to the (at most two) positions
+    // that can be the best of their run (see walk_candidates in the .cpp).
+    template <class Visit>
+    void walk_candidates(std::size_t pos, Visit&& visit);
     void insert_until(std::size_t pos);
     std::uint32_t hash_at(std::size_t pos) const;
-    std::uint32_t match_length(std::size_t candidate, std::size_t pos, std::uint32_t limit) const;
+    std::uint32_t match_length(std::size_t candidate, std::size_t pos, std::uint32_t limit) const {
+        return common_prefix_length(data_ + candidate, data_ + pos, limit);
+    }
+    // True when the candidate can be longer than `best` (< limit) bytes: the bytes at index
+    // `best` (and the three before it) agree. A cheap filter before match_length.
+    bool may_beat(std::size_t candidate, std::size_t pos, std::uint32_t best) const;
+
+    std::uint32_t run_length(std::size_t i) const {
+        return run_end_[run_start_[i]] - static_cast<std::uint32_t>(i);
+    }
 
     const std::uint8_t* data_;
     std::size_t size_;
     std::vector<std::int32_t> head_;
-    std::vector<std::int32_t> prev_;
+    // Left uninitialised on purpose: every slot is written before it is read.
+    std::unique_ptr<std::int32_t[]> prev_;
+    std::unique_ptr<std::uint32_t[]> run_start_;  // first position of the run of equal bytes holding i
+    std::unique_ptr<std::uint32_t[]> run_end_;    // at a run's first position: one past its end
     std::vector<std::int32_t> candidates_;
     std::size_t inserted_ = 0;
 };

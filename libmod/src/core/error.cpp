@@ -2,6 +2,8 @@
 
 #include "libmod/core/bytes.hpp"
 
+#include <ostream>
+
 namespace mod {
 
 const char* to_string(ErrorKind kind) noexcept {
@@ -14,6 +16,8 @@ const char* to_string(ErrorKind kind) noexcept {
     }
     return "unknown";
 }
+
+std::ostream& operator<<(std::ostream& os, ErrorKind kind) { return os << to_string(kind); }
 
 int exit_code(ErrorKind kind) noexcept {
     switch (kind) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,7 @@ enum class ErrorKind {
 };
 
 const char* to_string(ErrorKind kind) noexcept;
+std::ostream& operator<<(std::ostream& os, ErrorKind kind);
 
 // Process exit code for an error kind: usage 1, format 2, limit/conflict 3, io 4.
 int exit_code(ErrorKind kind) noexcept;

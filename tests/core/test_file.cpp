@@ -1,0 +1,57 @@
+#include "libmod/core/file.hpp"
+
+#include "test_support.hpp"
+
+#include <fstream>
+
+using namespace mod;
+namespace fs = std::filesystem;
+
+BOOST_AUTO_TEST_SUITE(file)
+
+BOOST_AUTO_TEST_CASE(atomic_write_then_read_back) {
+    modtest::TempDir dir;
+    const Bytes data = {1, 2, 3, 4, 5};
+    write_file_atomic(dir / "out.bin", data);
+    BOOST_TEST(read_file(dir / "out.bin") == data);
+    // Overwriting an existing output (not an input) replaces it whole.
+    write_file_atomic(dir / "out.bin", Bytes{9});
+    BOOST_TEST(read_file(dir / "out.bin") == Bytes{9});
+    // No temporary files are left behind.
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++entries;
+    BOOST_TEST(entries == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(refuses_to_overwrite_an_input_even_through_another_name) {
+    modtest::TempDir dir;
+    const Bytes original = {7, 7, 7};
+    write_file_atomic(dir / "in.bin", original);
+    fs::create_hard_link(dir / "in.bin", dir / "alias.bin");
+    const fs::path inputs[] = {dir / "in.bin"};
+    auto e = modtest::catch_error([&] { write_file_atomic(dir / "alias.bin", Bytes{1}, inputs); });
+    BOOST_REQUIRE(e);
+    BOOST_TEST(e->kind() == ErrorKind::conflict);
+    BOOST_TEST(read_file(dir / "in.bin") == original);
+}
+
+BOOST_AUTO_TEST_CASE(missing_and_oversized_inputs_fail_with_the_right_kind) {
+    modtest::TempDir dir;
+    auto missing = modtest::catch_error([&] { read_file(dir / "nope.bin"); });
+    BOOST_REQUIRE(missing);
+    BOOST_TEST(missing->kind() == ErrorKind::io);
+    BOOST_TEST(missing->file() == (dir / "nope.bin").string());
+    write_file_atomic(dir / "big.bin", Bytes(100));
+    auto big = modtest::catch_error([&] { read_file(dir / "big.bin", 99); });
+    BOOST_REQUIRE(big);
+    BOOST_TEST(big->kind() == ErrorKind::limit);
+}
+
+BOOST_AUTO_TEST_CASE(unwritable_destination_is_an_io_error) {
+    modtest::TempDir dir;
+    auto e = modtest::catch_error([&] { write_file_atomic(dir / "no-such-folder" / "x.bin", Bytes{1}); });
+    BOOST_REQUIRE(e);
+    BOOST_TEST(e->kind() == ErrorKind::io);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
