@@ -300,22 +300,22 @@ void validate_stream(const Stream& s, const StreamContext& ctx, StreamReport* re
 }
 
 void append_stream(const Stream& s, Bytes& out) {
+    // Appends by ranges (no zero-fill of the output first): the codec is memory-bound.
     std::size_t at = out.size();
     std::uint64_t size = s.stream_size();
-    out.resize(at + size);
-    std::uint8_t* p = out.data() + at;
-    std::memcpy(p, s.envelope.data(), record_bytes);
-    endian::store_be32(p, static_cast<std::uint32_t>(size));
-    p += record_bytes;
+    out.reserve(at + size);
+    out.insert(out.end(), s.envelope.begin(), s.envelope.end());
+    endian::store_be32(out.data() + at, static_cast<std::uint32_t>(size));
     for (const auto& b : s.batches) {
-        std::memcpy(p, b.header.raw.data(), record_bytes);
-        endian::store_be16(p + 4, static_cast<std::uint16_t>(b.vertex_count));
-        p += record_bytes;
-        std::size_t n = std::size_t(b.vertex_count) * record_bytes;
-        if (n) std::memcpy(p, s.vertices[b.first_vertex].raw.data(), n);
-        p += n;
+        std::size_t h = out.size();
+        out.insert(out.end(), b.header.raw.begin(), b.header.raw.end());
+        endian::store_be16(out.data() + h + 4, static_cast<std::uint16_t>(b.vertex_count));
+        if (b.vertex_count == 0) continue;
+        // The vertex records are contiguous 64-byte arrays (static_assert in records.cpp).
+        const auto* first = s.vertices[b.first_vertex].raw.data();
+        out.insert(out.end(), first, first + std::size_t(b.vertex_count) * record_bytes);
     }
-    std::memcpy(p, s.terminal.raw.data(), record_bytes);
+    out.insert(out.end(), s.terminal.raw.begin(), s.terminal.raw.end());
 }
 
 Bytes encode_stream(const Stream& s) {

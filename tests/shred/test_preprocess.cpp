@@ -1,0 +1,201 @@
+// The preprocessor: quantisation, the ordering rule and its variants, batching, idempotence,
+// conformance identification.
+#include "shred_util.hpp"
+
+#include "libmod/shred/preprocess.hpp"
+
+#include <set>
+
+using namespace mod::shred;
+
+BOOST_AUTO_TEST_SUITE(shred_preprocess)
+
+BOOST_AUTO_TEST_CASE(quantise_sums_to_255_and_is_exact_for_bytes) {
+    modtest::Rng rng(11);
+    for (int t = 0; t < 20000; ++t) {
+        std::uint32_t n = 1 + rng.below(4);
+        std::array<Influence, 4> in{};
+        // exact bytes summing to 255
+        std::uint32_t left = 255;
+        std::array<std::uint8_t, 4> want{};
+        for (std::uint32_t k = 0; k < n; ++k) {
+            std::uint32_t w = k + 1 == n ? left : rng.below(left + 1);
+            want[k] = static_cast<std::uint8_t>(w);
+            left -= w;
+            in[k] = {k * 7, float(w) / 255.0f};
+        }
+        if (std::all_of(want.begin(), want.begin() + n, [](auto w) { return w == 0; })) continue;
+        auto q = quantise_weights(std::span<const Influence>(in.data(), n));
+        for (std::uint32_t k = 0; k < n; ++k) BOOST_REQUIRE_EQUAL(int(q[k]), int(want[k]));
+    }
+    for (int t = 0; t < 20000; ++t) {
+        std::uint32_t n = 1 + rng.below(4);
+        std::array<Influence, 4> in{};
+        for (std::uint32_t k = 0; k < n; ++k) in[k] = {k, float(1 + rng.below(100000)) / 997.0f};
+        auto q = quantise_weights(std::span<const Influence>(in.data(), n));
+        int sum = 0;
+        for (std::uint32_t k = 0; k < n; ++k) sum += q[k];
+        BOOST_REQUIRE_EQUAL(sum, 255);
+    }
+    // Largest remainder with ties to the lower bone: thirds give 85 each; 1/2,1/2 -> 128/127.
+    std::array<Influence, 2> halves = {Influence{9, 1.0f}, Influence{4, 1.0f}};
+    auto q = quantise_weights(halves);
+    BOOST_CHECK_EQUAL(int(q[0]), 127);
+    BOOST_CHECK_EQUAL(int(q[1]), 128);
+    std::array<Influence, 1> bad = {Influence{0, -1.0f}};
+    BOOST_CHECK(modtest::catch_error([&] { quantise_weights(bad); }));
+}
+
+BOOST_AUTO_TEST_CASE(the_seed_sample_palette) {
+    // Input order 82, 83, 84 with weights 3, 139, 113 -> palette 83, 84, 82 (weight order).
+    SkinnedMesh m;
+    SkinnedVertex v;
+    v.influence_count = 3;
+    v.influences[0] = {82, 3 / 255.0f};
+    v.influences[1] = {83, 139 / 255.0f};
+    v.influences[2] = {84, 113 / 255.0f};
+    m.vertices.push_back(v);
+    v.influences[0].bone = 88, v.influences[1].bone = 89, v.influences[2].bone = 90;
+    m.vertices.insert(m.vertices.begin(), v);  // input order: 89-batch vertex first
+    auto r = preprocess(m);
+    BOOST_REQUIRE_EQUAL(r.stream.batches.size(), 2u);
+    BOOST_CHECK(r.stream.batches[0].header.bones() == (std::array<std::uint8_t, 4>{83, 84, 82, 255}));
+    BOOST_CHECK(r.stream.batches[1].header.bones() == (std::array<std::uint8_t, 4>{89, 90, 88, 255}));
+    BOOST_CHECK(r.stream.vertices[0].weights() == (std::array<std::uint8_t, 4>{139, 113, 3, 0}));
+    BOOST_CHECK(r.order == (std::vector<std::uint32_t>{1, 0}));
+    // bone-sorted palette
+    PreprocessOptions o;
+    o.rule = OrderingRule::bone_sorted;
+    auto b = preprocess(m, o);
+    BOOST_CHECK(b.stream.batches[0].header.bones() == (std::array<std::uint8_t, 4>{82, 83, 84, 255}));
+    BOOST_CHECK(b.stream.vertices[0].weights() == (std::array<std::uint8_t, 4>{3, 139, 113, 0}));
+}
+
+BOOST_AUTO_TEST_CASE(sorting_batching_and_index_remap) {
+    auto m = shredtest::random_mesh(3000, 40, 5);
+    for (auto rule : all_ordering_rules) {
+        PreprocessOptions o;
+        o.rule = rule;
+        auto r = preprocess(m, o);
+        const auto& s = r.stream;
+        validate_stream(s, {3000, 40});
+        // Batches: ordered by (count asc/desc, palette), adjacent batches differ.
+        for (std::size_t b = 1; b < s.batches.size(); ++b) {
+            auto c0 = s.batches[b - 1].header.influence_count(), c1 = s.batches[b].header.influence_count();
+            if (rule == OrderingRule::count_desc) BOOST_REQUIRE(c0 >= c1);
+            else BOOST_REQUIRE(c0 <= c1);
+            if (c0 == c1) BOOST_REQUIRE(s.batches[b - 1].header.bones() < s.batches[b].header.bones());
+        }
+        for (const auto& b : s.batches) {
+            auto bones = b.header.bones();
+            if (rule == OrderingRule::bone_sorted)
+                BOOST_REQUIRE(std::is_sorted(bones.begin(), bones.begin() + b.header.influence_count()));
+            else
+                for (std::uint32_t v = b.first_vertex; v < b.first_vertex + b.vertex_count; ++v) {
+                    auto w = s.vertices[v].weights();
+                    for (int k = 1; k < b.header.influence_count(); ++k)
+                        BOOST_REQUIRE(w[k - 1] > w[k] || (w[k - 1] == w[k] && bones[k - 1] < bones[k]));
+                }
+        }
+        // Same triangles, renumbered: positions match through the order.
+        BOOST_REQUIRE_EQUAL(r.triangles.size(), m.triangles.size());
+        for (std::size_t t = 0; t < m.triangles.size(); ++t)
+            for (int c = 0; c < 3; ++c) {
+                auto nv = r.triangles[t][c];
+                BOOST_REQUIRE_EQUAL(r.order[nv], m.triangles[t][c]);
+                BOOST_REQUIRE(s.vertices[nv].position() == m.vertices[m.triangles[t][c]].position);
+            }
+        // Stability: within a batch, input order is kept.
+        for (const auto& b : s.batches)
+            for (std::uint32_t v = b.first_vertex + 1; v < b.first_vertex + b.vertex_count; ++v)
+                BOOST_REQUIRE(r.order[v - 1] < r.order[v]);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(batches_split_at_65535) {
+    SkinnedMesh m;
+    SkinnedVertex v;
+    v.influence_count = 1;
+    v.influences[0] = {3, 1.0f};
+    m.vertices.assign(70000, v);
+    auto r = preprocess(m);
+    BOOST_REQUIRE_EQUAL(r.stream.batches.size(), 2u);
+    BOOST_CHECK_EQUAL(r.stream.batches[0].vertex_count, 65535u);
+    BOOST_CHECK_EQUAL(r.stream.batches[1].vertex_count, 70000u - 65535u);
+    auto bytes = encode_stream(r.stream);
+    auto back = shredtest::decode(bytes, {70000, std::nullopt});
+    BOOST_CHECK(encode_stream(back) == bytes);
+}
+
+BOOST_AUTO_TEST_CASE(idempotent_and_never_resorts) {
+    for (auto rule : all_ordering_rules) {
+        auto bytes = shredtest::make_stream(shredtest::random_mesh(2000, 60, 9), rule);
+        auto s = shredtest::decode(bytes);
+        BOOST_CHECK(encode_stream(s) == bytes);  // re-encoding never re-sorts
+        PreprocessOptions o;
+        o.rule = rule;
+        auto again = preprocess(mesh_from_stream(s), o);
+        BOOST_CHECK(encode_stream(again.stream) == bytes);
+        for (std::size_t i = 0; i < again.order.size(); ++i) BOOST_REQUIRE_EQUAL(again.order[i], i);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(conformance_identifies_each_variant) {
+    auto mesh = shredtest::random_mesh(1500, 50, 21);
+    for (std::size_t k = 0; k < all_ordering_rules.size(); ++k) {
+        auto bytes = shredtest::make_stream(mesh, all_ordering_rules[k]);
+        auto r = check_conformance(shredtest::decode(bytes));
+        for (std::size_t j = 0; j < all_ordering_rules.size(); ++j) {
+            BOOST_CHECK_MESSAGE(r.reproduces[j] == (j == k), std::string("stream by ") + to_string(all_ordering_rules[k]) +
+                                                                 " vs rule " + to_string(all_ordering_rules[j]));
+            if (j != k) BOOST_CHECK_GT(r.first_difference[j], 0u);
+        }
+    }
+    // Unknown envelope/terminal words are templates, not part of the rule.
+    auto bytes = shredtest::make_stream(mesh);
+    bytes[bytes.size() - 64] = 0;
+    bytes[bytes.size() - 1] = 0x11;
+    auto r = check_conformance(shredtest::decode(bytes));
+    BOOST_CHECK(r.reproduces[0]);
+}
+
+BOOST_AUTO_TEST_CASE(bad_meshes_are_refused_with_a_path) {
+    auto m = shredtest::random_mesh(10, 40, 1);
+    auto bad = m;
+    bad.vertices[4].influence_count = 0;
+    auto e = modtest::catch_error([&] { preprocess(bad); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK_EQUAL(e->path(), "mesh.vertex[4]");
+    bad = m;
+    bad.vertices[2].influences[0].bone = 255;
+    BOOST_CHECK(modtest::catch_error([&] { preprocess(bad); }));
+    PreprocessOptions o;
+    o.bone_count = 5;
+    BOOST_CHECK(modtest::catch_error([&] { preprocess(m, o); }));
+    bad = m;
+    bad.triangles[0][1] = 10;
+    e = modtest::catch_error([&] { preprocess(bad); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK_EQUAL(e->path(), "mesh.triangle[0]");
+    bad = m;
+    bad.vertices[3].uv0[0] = 1e6f;  // infinite as a half
+    e = modtest::catch_error([&] { preprocess(bad); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK_NE(e->message().find("uv-finite"), std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_bones_are_merged) {
+    SkinnedMesh m;
+    SkinnedVertex v;
+    v.influence_count = 3;
+    v.influences[0] = {5, 0.25f};
+    v.influences[1] = {7, 0.5f};
+    v.influences[2] = {5, 0.25f};
+    m.vertices.push_back(v);
+    auto r = preprocess(m);
+    BOOST_CHECK_EQUAL(r.stream.batches[0].header.influence_count(), 2);
+    BOOST_CHECK(r.stream.batches[0].header.bones() == (std::array<std::uint8_t, 4>{5, 7, 255, 255}));
+    BOOST_CHECK(r.stream.vertices[0].weights() == (std::array<std::uint8_t, 4>{128, 127, 0, 0}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
