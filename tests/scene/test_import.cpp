@@ -160,6 +160,12 @@ BOOST_AUTO_TEST_CASE(corpus_animation_with_skeleton_fourteen_bones_up_to_six_inf
     auto welded = weld(s.meshes[0]);
     BOOST_TEST(welded.mesh.vertex_count() < 4224u);
     BOOST_TEST(welded.mesh.vertex_count() >= 2464u);  // Assimp's weight-blind join gives 2464
+    // The corner normals carry float noise: a 1e-5 tolerance merges them (weights still exact).
+    auto tolerant = weld(s.meshes[0], {1e-5f});
+    BOOST_TEST(tolerant.mesh.vertex_count() == 2464u);
+    for (std::size_t v = 0; v < s.meshes[0].vertex_count(); ++v)
+        BOOST_TEST_REQUIRE((s.meshes[0].skin[v] == tolerant.mesh.skin[tolerant.remap[v]]));
+    BOOST_TEST((modtest::catch_error([&] { weld(s.meshes[0], {-1.0f}); })->kind() == mod::ErrorKind::usage));
 }
 
 BOOST_AUTO_TEST_CASE(axis_conversion_moves_vertices_and_keeps_faces_outward) {

@@ -39,7 +39,7 @@ Expected expected_result(scene::Scene s, const shred::Skeleton& scp, const scene
     scene::process_weights(s);
     Expected e;
     for (const auto& m : s.meshes)
-        for (const auto& sw : scene::weld(m).mesh.skin) {
+        for (const auto& sw : scene::weld(m, {1e-5f}).mesh.skin) {
             ++e.histogram[sw.count];
             for (int k = 0; k < sw.count; ++k) e.bones.insert(s.skeleton.bones[sw.bones[k]].name);
         }

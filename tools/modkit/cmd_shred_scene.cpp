@@ -76,6 +76,8 @@ void declare_replace(po::options_description& o, po::positional_options_descript
         ("second-uv", po::value<std::string>()->default_value("copy"), "when the source has one UV set: copy or zero")
         ("source-mesh", po::value<std::size_t>(), "use only this mesh of the source (default: all, merged)")
         ("no-weld", po::bool_switch(), "do not weld identical vertices before preprocessing")
+        ("weld-tolerance", po::value<float>()->default_value(1e-5f),
+         "normals/tangents/UVs closer than this weld (0: identical bits only)")
         ("rule", po::value<std::string>()->default_value("weight-desc"), "preprocessor ordering rule");
     p.add("pak", 1).add("quartet", 1).add("mesh", 1).add("source", 1).add("out", 1);
 }
@@ -88,6 +90,7 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
     if (vm.count("bone-map")) options.bone_map = sc::read_bone_map(vm["bone-map"].as<std::string>());
     if (vm.count("source-mesh")) options.source_mesh = vm["source-mesh"].as<std::size_t>();
     options.weld = !vm["no-weld"].as<bool>();
+    options.weld_tolerance = vm["weld-tolerance"].as<float>();
     options.replace.rule = sh::parse_ordering_rule(vm["rule"].as<std::string>());
     auto import = import_options(vm);
 

@@ -34,17 +34,27 @@ D3 perpendicular(const D3& n) {
 std::vector<Vec4> generate_tangents(std::span<const Vec3> positions, std::span<const Vec3> normals,
                                     std::span<const Vec2> uv, std::span<const std::array<std::uint32_t, 3>> triangles) {
     std::size_t n = positions.size();
-    // Vertices with identical position, normal and UV share one accumulator: files that store
-    // one vertex per triangle corner (FBX) would otherwise get one tangent per face.
+    // Vertices with identical position and UV share one accumulator: files that store one
+    // vertex per triangle corner (FBX, with float noise in the corner normals) would otherwise
+    // get one tangent per face. Each vertex then orthogonalises against its own normal.
     std::vector<std::uint32_t> group(n);
     {
-        std::unordered_map<std::string, std::uint32_t> groups;
+        // Key: the bits of x, y, z, u, v.
+        using Key = std::array<std::uint32_t, 5>;
+        struct KeyHash {
+            std::size_t operator()(const Key& k) const noexcept {
+                std::uint64_t h = 1469598103934665603ull;
+                for (auto w : k) h = (h ^ w) * 1099511628211ull;
+                return static_cast<std::size_t>(h);
+            }
+        };
+        std::unordered_map<Key, std::uint32_t, KeyHash> groups;
         groups.reserve(n);
         for (std::size_t v = 0; v < n; ++v) {
-            std::string key(reinterpret_cast<const char*>(&positions[v]), sizeof(Vec3));
-            if (v < normals.size()) key.append(reinterpret_cast<const char*>(&normals[v]), sizeof(Vec3));
-            if (v < uv.size()) key.append(reinterpret_cast<const char*>(&uv[v]), sizeof(Vec2));
-            group[v] = groups.try_emplace(std::move(key), static_cast<std::uint32_t>(groups.size())).first->second;
+            Key key{};
+            std::memcpy(key.data(), positions[v].data(), sizeof(Vec3));
+            if (v < uv.size()) std::memcpy(key.data() + 3, uv[v].data(), sizeof(Vec2));
+            group[v] = groups.try_emplace(key, static_cast<std::uint32_t>(groups.size())).first->second;
         }
     }
     std::vector<D3> sdir(n), tdir(n);

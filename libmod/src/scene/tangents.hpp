@@ -8,8 +8,8 @@
 
 namespace mod::scene {
 
-// Per vertex: the UV-space u direction accumulated over the vertex's triangles (area-weighted
-// by construction), made orthogonal to the normal; the sign says whether the v direction
+// Per vertex: the UV-space u direction accumulated over the triangles of every vertex with the
+// same position and UV bits (area-weighted by construction), made orthogonal to the normal; the sign says whether the v direction
 // agrees with cross(normal, tangent). Vertices without usable UV derivatives (no UVs,
 // degenerate triangles) get a fixed perpendicular of the normal and sign +1. Deterministic:
 // triangles are accumulated in order, in double precision.

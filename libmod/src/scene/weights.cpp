@@ -26,9 +26,9 @@ struct Slot {
 };
 
 // Step 1: merged, positive, finite entries (sorted by bone so merging is order-independent).
-std::vector<Slot> positive_entries(std::span<const Influence> influences, const Where& where) {
-    std::vector<Slot> slots;
-    slots.reserve(influences.size());
+// Fills `slots` (reused across vertices to avoid an allocation per vertex).
+void positive_entries(std::span<const Influence> influences, const Where& where, std::vector<Slot>& slots) {
+    slots.clear();
     for (const auto& inf : influences) {
         if (!std::isfinite(inf.weight) || inf.weight < 0)
             throw Error(ErrorKind::format, where.str() + ": bone " + std::to_string(inf.bone) +
@@ -43,7 +43,6 @@ std::vector<Slot> positive_entries(std::span<const Influence> influences, const 
         else slots[out++] = slots[i];
     }
     slots.resize(out);
-    return slots;
 }
 
 SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, const Where& where,
@@ -124,7 +123,8 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
 SkinWeights quantise_influences(std::span<const Influence> influences, const WeightOptions& options,
                                 std::string_view where) {
     Where w{where};
-    auto slots = positive_entries(influences, w);
+    std::vector<Slot> slots;
+    positive_entries(influences, w, slots);
     return quantise(slots, options, w, nullptr);
 }
 
@@ -134,9 +134,10 @@ void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* rep
         throw Error(ErrorKind::format, "mesh '" + mesh.name + "' has " + std::to_string(mesh.influences.size()) +
                                            " influence lists for " + std::to_string(n) + " vertices");
     std::vector<SkinWeights> skin(n);
+    std::vector<Slot> slots;
     for (std::size_t v = 0; v < n; ++v) {
         Where where{{}, &mesh.name, v};
-        auto slots = positive_entries(mesh.influences[v], where);
+        positive_entries(mesh.influences[v], where, slots);
         skin[v] = quantise(slots, options, where, report);
     }
     mesh.skin = std::move(skin);

@@ -258,7 +258,7 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     merged.name = source.meshes.empty() ? std::string() : source.meshes.front().name;
     for (const auto& m : source.meshes) append_mesh(merged, m);
     rep.source_vertices = merged.vertex_count();
-    if (options.weld) merged = scene::weld(merged).mesh;
+    if (options.weld) merged = scene::weld(merged, {options.weld_tolerance}).mesh;
     rep.welded_vertices = merged.vertex_count();
 
     std::string where = source.source + ": mesh '" + merged.name + "'";

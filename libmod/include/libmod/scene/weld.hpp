@@ -15,11 +15,19 @@ struct WeldResult {
     std::vector<std::uint32_t> remap;    // remap[old vertex] = new vertex
 };
 
-// Merges vertices whose position, normal, tangent (with sign), uv0, uv1 and weights are
-// bit-for-bit identical (weights: Mesh::skin when processed, else the raw influence list in
-// order). Exact bit equality is deliberate: rounding would move vertices and break byte-exact
-// round trips. The kept vertex is the first occurrence, and new vertices keep the order of
-// their first occurrence, so welding an already welded mesh is the identity.
-WeldResult weld(const Mesh& mesh);
+struct WeldOptions {
+    // 0: every attribute must be bit-for-bit identical. > 0: normals, tangent directions and
+    // UVs are compared after rounding each component to a multiple of `tolerance` (FBX files
+    // store one normal per triangle corner with float noise around 1e-6; 1e-5 merges them as
+    // Assimp's JoinIdenticalVertices would). Positions, tangent signs and weights always
+    // compare exactly.
+    float tolerance = 0;
+};
+
+// Merges vertices whose position, normal, tangent (with sign), uv0, uv1 and weights are equal
+// under `options` (weights: Mesh::skin when processed, else the raw influence list in order).
+// The kept vertex is the first occurrence with its exact bits, and new vertices keep the order
+// of their first occurrence, so welding an already welded mesh is the identity (exact mode).
+WeldResult weld(const Mesh& mesh, const WeldOptions& options = {});
 
 }  // namespace mod::scene

@@ -51,6 +51,9 @@ struct SceneReplaceOptions {
     scene::BoneMap bone_map;              // explicit source -> SCP bone names
     std::optional<std::size_t> source_mesh;  // which mesh of the source scene; all merged when unset
     bool weld = true;                     // weld with the full attribute set before preprocessing
+    // Weld tolerance for normals, tangents and UVs (scene::WeldOptions): 1e-5 merges the float
+    // noise of FBX corner normals; 0 demands identical bits. Positions and weights always exact.
+    float weld_tolerance = 1e-5f;
     ReplaceOptions replace;               // preprocessor ordering rule
 };
 
