@@ -44,6 +44,20 @@ std::array<std::uint8_t, 4> quantise_weights(std::span<const Influence> in) {
         sum += i.weight;
     }
     if (!(sum > 0)) throw Error(ErrorKind::format, "the influence weights sum to zero");
+    // Fast path: weights that are already bytes / 255 (decoded streams, processed scene
+    // weights) give those bytes; the general rule below would give the same result.
+    {
+        int total = 0;
+        bool exact = true;
+        for (std::size_t k = 0; k < in.size() && exact; ++k) {
+            double x = double(in[k].weight) / sum * 255.0;
+            double r = std::nearbyint(x);
+            exact = std::fabs(x - r) < 1e-4;
+            out[k] = static_cast<std::uint8_t>(r);
+            total += out[k];
+        }
+        if (exact && total == 255) return out;
+    }
     std::array<double, 4> rem{};
     int total = 0;
     for (std::size_t k = 0; k < in.size(); ++k) {
@@ -134,8 +148,9 @@ void check_vertex_values(const SkinnedVertex& vx, std::size_t v) {
         if (!finite(f)) fail_vertex(v, std::string(to_string(Invariant::position_finite)) + ": position is not finite");
     for (float f : vx.tangent)
         if (!finite(f)) fail_vertex(v, std::string(to_string(Invariant::tangent_finite)) + ": tangent is not finite");
+    // A float becomes a non-finite half exactly when it is not finite or rounds to >= 65520.
     for (float f : {vx.uv0[0], vx.uv0[1], vx.uv1[0], vx.uv1[1]})
-        if ((float_to_half(f) & 0x7C00u) == 0x7C00u)
+        if (!finite(f) || std::fabs(f) >= 65520.0f)
             fail_vertex(v, std::string(to_string(Invariant::uv_finite)) + ": UV is not finite as a half float");
 }
 
@@ -168,9 +183,19 @@ PreprocessResult preprocess(const SkinnedMesh& mesh, const PreprocessOptions& op
         keys[v] = {sort_key(palettes[v], opt.rule), static_cast<std::uint32_t>(v)};
     }
     // Stable by construction: ties are broken by the input index.
-    if (!std::is_sorted(keys.begin(), keys.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; }))
-        std::sort(keys.begin(), keys.end(),
-                  [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.index < b.index; });
+    if (!std::is_sorted(keys.begin(), keys.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; })) {
+        if (n < (1u << 24)) {
+            // Key (35 bits) and index (24 bits) packed in one word: a plain integer sort.
+            std::vector<std::uint64_t> packed(n);
+            for (std::size_t v = 0; v < n; ++v) packed[v] = (keys[v].key << 24) | keys[v].index;
+            std::sort(packed.begin(), packed.end());
+            for (std::size_t v = 0; v < n; ++v)
+                keys[v] = {packed[v] >> 24, static_cast<std::uint32_t>(packed[v] & 0xFFFFFFu)};
+        } else {
+            std::sort(keys.begin(), keys.end(),
+                      [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.index < b.index; });
+        }
+    }
 
     PreprocessResult out;
     out.order.resize(n);
