@@ -12,6 +12,10 @@ int main() {
     using namespace mod::stadium;
     const mod::Bytes image = mod::sample::stadium_rom();
     const StadiumRom rom = load_rom_bytes(image, "sample");
+    // Calibration: one plain copy of the image on this machine (page faults included).
+    mod::Bytes scratch;
+    const double copy = bench::best_seconds(5, [&] { scratch = mod::Bytes(image.begin(), image.end()); });
+    std::printf("one plain copy of the 32 MiB image: %.4f s\n", copy);
     const Archive archive = read_archive(rom);
     std::uint64_t decoded_bytes = 0, stored_bytes = 0;
     for (std::size_t i = 0; i < archive.entries.size(); ++i) {
@@ -22,10 +26,13 @@ int main() {
                 archive.entries.size(), std::uintmax_t(stored_bytes), std::uintmax_t(decoded_bytes));
 
     mod::Bytes out;
+    // The CLI's path: the file's bytes (here a copy of the image, as reading the file makes)
+    // are moved in, the region repacked and written back in place, the image moved out.
     const double unchanged = bench::best_seconds(5, [&] {
-        const StadiumRom r = load_rom_bytes(image, "sample");
+        StadiumRom r = load_rom_bytes(mod::Bytes(image.begin(), image.end()), "sample");
         const Archive a = read_archive(r);
-        out = write_archive(r, repack_archive(a, {}));
+        apply_archive(r, repack_archive(a, {}));
+        out = take_image(std::move(r));
     });
     std::printf("no change, ROM in -> ROM out:   %8.4f s  %8.1f MB/s  identical=%s\n", unchanged,
                 bench::mb_per_s(image.size(), unchanged), out == image ? "yes" : "NO");

@@ -161,7 +161,9 @@ int stadium_repack(const po::variables_map& vm, const Global& g) {
     opt.mode = mod::yay0::parse_mode(vm["mode"].as<std::string>());
     opt.threads = g.threads;
     auto result = repack_archive(archive, replacements, opt);
-    auto image = write_archive(rom, result);
+    apply_archive(rom, result);
+    const auto order = rom.order;
+    auto image = take_image(std::move(rom));
     mod::write_file_atomic(out, image, std::span<const fs::path>(&in, 1));
     std::size_t moved = 0;
     for (const auto& e : result.entries) moved += e.moved;
@@ -169,11 +171,11 @@ int stadium_repack(const po::variables_map& vm, const Global& g) {
         Json j;
         j.begin_object().field("changed", std::uint64_t(replacements.size())).field("reencoded", std::uint64_t(result.reencoded))
             .field("moved", std::uint64_t(moved)).field("total_size", result.header.total_size)
-            .field("byte_order", n64::to_string(rom.order)).field("out", out.string()).end_object();
+            .field("byte_order", n64::to_string(order)).field("out", out.string()).end_object();
     } else {
         std::printf("%zu changed entr%s re-encoded, %zu moved, total size 0x%X; wrote %s (%s)\n", result.reencoded,
                     result.reencoded == 1 ? "y" : "ies", moved, result.header.total_size, out.c_str(),
-                    n64::to_string(rom.order));
+                    n64::to_string(order));
     }
     return 0;
 }

@@ -16,17 +16,27 @@ namespace mod::stadium {
 
 namespace fs = std::filesystem;
 
-StadiumRom load_rom_bytes(ByteView image, std::string file) {
+StadiumRom load_rom_bytes(Bytes image, std::string file) {
     StadiumRom rom;
     rom.file = std::move(file);
     rom.order = n64::detect_order(ByteReader(image, Endian::big, rom.file, "rom"));
-    rom.z64 = n64::to_z64(image, rom.order);
+    // A z64 image needs no transform: kept as is, so the no-change path stays pure copying.
+    if (rom.order == n64::ByteOrder::z64) rom.z64 = std::move(image);
+    else rom.z64 = n64::to_z64(image, rom.order);
     return rom;
 }
 
-StadiumRom load_rom(const fs::path& path) {
-    Bytes data = read_file(path);
-    return load_rom_bytes(data, path.string());
+StadiumRom load_rom(const fs::path& path) { return load_rom_bytes(read_file(path), path.string()); }
+
+void apply_archive(StadiumRom& rom, const RepackResult& repacked, std::uint32_t rom_start) {
+    if (std::uint64_t(rom_start) + repacked.region.size() > rom.z64.size())
+        throw Error(ErrorKind::usage, "repacked region does not fit the image", rom.file);
+    std::copy(repacked.region.begin(), repacked.region.end(), rom.z64.begin() + rom_start);
+}
+
+Bytes take_image(StadiumRom&& rom) {
+    if (rom.order == n64::ByteOrder::z64) return std::move(rom.z64);
+    return n64::from_z64(rom.z64, rom.order);
 }
 
 Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start, std::uint32_t region_end) {
@@ -39,11 +49,17 @@ Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start, std::uint32
 }
 
 Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked, std::uint32_t rom_start) {
-    Bytes z64 = rom.z64;
-    if (std::uint64_t(rom_start) + repacked.region.size() > z64.size())
+    const std::uint64_t region_end = std::uint64_t(rom_start) + repacked.region.size();
+    if (region_end > rom.z64.size())
         throw Error(ErrorKind::usage, "repacked region does not fit the image", rom.file);
-    std::copy(repacked.region.begin(), repacked.region.end(), z64.begin() + rom_start);
-    return rom.order == n64::ByteOrder::z64 ? z64 : n64::from_z64(z64, rom.order);
+    // Assembled in one pass (prefix, region, suffix) so the image is copied once.
+    Bytes z64;
+    z64.reserve(rom.z64.size());
+    z64.insert(z64.end(), rom.z64.begin(), rom.z64.begin() + rom_start);
+    z64.insert(z64.end(), repacked.region.begin(), repacked.region.end());
+    z64.insert(z64.end(), rom.z64.begin() + static_cast<std::ptrdiff_t>(region_end), rom.z64.end());
+    if (rom.order == n64::ByteOrder::z64) return z64;
+    return n64::from_z64(z64, rom.order);
 }
 
 // ---- extraction ----------------------------------------------------------------------------

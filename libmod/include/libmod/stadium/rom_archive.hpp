@@ -21,7 +21,8 @@ struct StadiumRom {
 
 // Reads a ROM file in any byte order (format error when it is not an N64 image).
 StadiumRom load_rom(const std::filesystem::path& path);
-StadiumRom load_rom_bytes(ByteView image, std::string file = {});
+// Takes the image by value: a z64 image moved in is kept without a copy.
+StadiumRom load_rom_bytes(Bytes image, std::string file = {});
 
 // The archive at `rom_start`; its region runs to min(image size, region_end). Errors name
 // `archive…` with offsets relative to the archive start.
@@ -31,6 +32,10 @@ Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start = model_arch
 // The ROM with the archive region replaced (same size), converted back to `rom.order`.
 Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked,
                     std::uint32_t rom_start = model_archive_rom);
+// The same without copying the image: the region is written into rom.z64 in place, and
+// take_image() hands the bytes out in the input's order (moved out for z64 input).
+void apply_archive(StadiumRom& rom, const RepackResult& repacked, std::uint32_t rom_start = model_archive_rom);
+Bytes take_image(StadiumRom&& rom);
 
 // ---- extraction folder -------------------------------------------------------------------
 // DIR/index.json records the ROM (order, md5), the archive header, and per entry: model id,
