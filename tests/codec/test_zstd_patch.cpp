@@ -9,10 +9,6 @@
 #include <algorithm>
 #include <ostream>
 
-namespace mod {
-inline std::ostream& operator<<(std::ostream& os, ErrorKind k) { return os << to_string(k); }
-}  // namespace mod
-
 namespace {
 
 using mod::Bytes;

@@ -11,7 +11,6 @@
 
 // Printers so failed comparisons show names.
 namespace mod {
-inline std::ostream& operator<<(std::ostream& os, ErrorKind k) { return os << to_string(k); }
 namespace n64 {
 inline std::ostream& operator<<(std::ostream& os, ByteOrder o) { return os << to_string(o); }
 inline std::ostream& operator<<(std::ostream& os, Cic c) { return os << to_string(c); }

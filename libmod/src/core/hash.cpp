@@ -29,6 +29,23 @@ const Crc32Tables& crc_tables() {
 
 inline std::uint32_t rotl(std::uint32_t v, int s) { return (v << s) | (v >> (32 - s)); }
 
+// MD5 and SHA-1 share the Merkle–Damgård padding: the data in 64-byte blocks, then 0x80,
+// zeros, and the bit length as a 64-bit integer (little-endian for MD5, big for SHA-1).
+template <class Block>
+void for_each_padded_block(std::span<const std::uint8_t> data, Endian length_order, Block&& block) {
+    const std::size_t n = data.size();
+    const std::size_t full = n / 64;
+    for (std::size_t i = 0; i < full; ++i) block(data.data() + 64 * i);
+    std::uint8_t tail[128] = {};
+    const std::size_t rem = n % 64;
+    if (rem) std::memcpy(tail, data.data() + 64 * full, rem);
+    tail[rem] = 0x80;
+    const std::size_t tail_len = rem < 56 ? 64 : 128;
+    endian::store64(tail + tail_len - 8, static_cast<std::uint64_t>(n) * 8, length_order);
+    block(tail);
+    if (tail_len == 128) block(tail + 64);
+}
+
 }  // namespace
 
 std::uint32_t crc32(std::span<const std::uint8_t> data, std::uint32_t previous) noexcept {
@@ -85,17 +102,7 @@ Md5Digest md5(std::span<const std::uint8_t> data) noexcept {
         }
         h[0] += a; h[1] += b; h[2] += c; h[3] += d;
     };
-    std::size_t n = data.size();
-    std::size_t full = n / 64;
-    for (std::size_t i = 0; i < full; ++i) block(data.data() + 64 * i);
-    std::uint8_t tail[128] = {};
-    std::size_t rem = n % 64;
-    if (rem) std::memcpy(tail, data.data() + 64 * full, rem);
-    tail[rem] = 0x80;
-    std::size_t tail_len = rem < 56 ? 64 : 128;
-    endian::store_le64(tail + tail_len - 8, static_cast<std::uint64_t>(n) * 8);
-    block(tail);
-    if (tail_len == 128) block(tail + 64);
+    for_each_padded_block(data, Endian::little, block);
     Md5Digest out;
     for (int i = 0; i < 4; ++i) endian::store_le32(out.data() + 4 * i, h[i]);
     return out;
@@ -120,17 +127,7 @@ Sha1Digest sha1(std::span<const std::uint8_t> data) noexcept {
         }
         h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e;
     };
-    std::size_t n = data.size();
-    std::size_t full = n / 64;
-    for (std::size_t i = 0; i < full; ++i) block(data.data() + 64 * i);
-    std::uint8_t tail[128] = {};
-    std::size_t rem = n % 64;
-    if (rem) std::memcpy(tail, data.data() + 64 * full, rem);
-    tail[rem] = 0x80;
-    std::size_t tail_len = rem < 56 ? 64 : 128;
-    endian::store_be64(tail + tail_len - 8, static_cast<std::uint64_t>(n) * 8);
-    block(tail);
-    if (tail_len == 128) block(tail + 64);
+    for_each_padded_block(data, Endian::big, block);
     Sha1Digest out;
     for (int i = 0; i < 5; ++i) endian::store_be32(out.data() + 4 * i, h[i]);
     return out;

@@ -207,10 +207,13 @@ Bytes stadium_rom() {
     h.u8(0);
     std::copy(h.data().begin(), h.data().end(), rom.begin());
 
-    // Synthetic IPL3 area with the anti-tamper value the game checks.
+    // Synthetic IPL3 area with the anti-tamper value the game checks. Its first word is then
+    // chosen so the area's CRC-32 is the one CIC-6103's IPL3 has: CIC detection identifies the
+    // sample as a 6103 image (the boot code itself is not real and would not boot).
     Bytes ipl3 = synthetic_payload(ipl3_end - 0x40, 0x49504C33);
     std::copy(ipl3.begin(), ipl3.begin() + (ipl3_end - 0x40), rom.begin() + 0x40);
     endian::store_be16(&rom[0xE38], 0x828A);
+    n64::forge_ipl3_crc32(rom, 0x40, n64::ipl3_crc32(stadium_sample_cic));
 
     Bytes code = synthetic_payload(main_code_end - ipl3_end, 0x434F4445);
     std::copy(code.begin(), code.begin() + (main_code_end - ipl3_end), rom.begin() + ipl3_end);

@@ -6,8 +6,8 @@
 //  * header: 80371240, clock 0xF, entry 0x80100400, release 0x1449, title "POKEMON STADIUM",
 //    game code NPOE, version 0; CRC1/CRC2 computed with the CIC-6103 algorithm;
 //  * 0x40..0xFFF: a synthetic IPL3 area holding 0x828A at 0xE38. The real IPL3 bytes cannot be
-//    shipped, so its CRC-32 identifies no CIC: CIC detection on the sample reports "unknown"
-//    and the CRCs must be checked with an explicit CIC-6103 (stadium_sample_cic);
+//    shipped; the synthetic area's first word is chosen so its CRC-32 equals CIC-6103's IPL3
+//    CRC-32 (0x0B050EE0), so CIC detection identifies the sample as CIC-6103 (stadium_sample_cic);
 //  * 0x1000..0x100FFF: synthetic main code (the checksummed megabyte);
 //  * 0x920000: a BinArchive (fragment id 0xEF) of stadium_model_count model entries, entry i =
 //    model id i + 1, PERS-SZP(Yay0(FRAGMENT)) except entry stadium_raw_entry which is a raw
