@@ -27,8 +27,9 @@ install_missing() {
   fi
 }
 
+# $1: ON to build the benchmarks too (they are run by hand, so the test run skips them).
 configure_and_build() {
-  cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DMODKIT_BUILD_BENCH="${1:-ON}" >/dev/null
   cmake --build "$build_dir" -j "$jobs"
 }
 
@@ -40,7 +41,7 @@ case "${1:-}" in
     ;;
   test)
     install_missing
-    configure_and_build
+    configure_and_build OFF
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     ;;
   build)
