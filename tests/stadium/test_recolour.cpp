@@ -296,4 +296,31 @@ BOOST_AUTO_TEST_CASE(over_limit_and_invalid_edits_are_refused) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(fork_past_255_palettes_is_a_limit_error) {
+    ModelBuilder b(9);
+    for (int i = 0; i < 255; ++i) b.add_palette(std::vector<std::uint16_t>(16, static_cast<std::uint16_t>(i * 2 + 1)));
+    const auto tex = b.add_texture(TexFormat::ci, TexSize::b4, 8, 8, mod::Bytes(32, 0x12));
+    const auto mat = b.add_material_dl(tex);
+    std::vector<Vertex> v(3);
+    const auto first = b.add_vertices(v);
+    DisplayList dl;
+    dl.vtx(first, 3, 0).tri1(0, 1, 2).end();
+    const auto d = b.add_display_list(std::move(dl));
+    b.layout().model_header().open().material(1, -1, mat, tex, 0, 0xFFFFFFFF).draw(1, d).close().end();
+    const Model m = read_model(b.build());
+    BOOST_REQUIRE_EQUAL(m.palettes.size(), 255u);
+    FragmentImage image(m.fragment);
+    TextureReplaceOptions o;
+    o.mode = CiMode::fork;
+    try {
+        replace_texture(m, image, 0, gradient(8, 8, 3), o);
+        BOOST_FAIL("a 256th palette was accepted");
+    } catch (const mod::Error& e) {
+        BOOST_TEST(e.kind() == mod::ErrorKind::limit);
+    }
+    // Reindexing onto the existing palette still works.
+    o.mode = CiMode::reindex;
+    BOOST_TEST(replace_texture(m, image, 0, gradient(8, 8, 3), o).texture == 0u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -372,7 +372,7 @@ Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional
     if (!t.format)
         throw Error(ErrorKind::format, "texture " + std::to_string(texture) + " has a format models do not use");
     const std::string path = "texture[" + std::to_string(texture) + "]";
-    ByteReader r(t.data, Endian::big, model.fragment.body.empty() ? std::string{} : std::string{}, path);
+    ByteReader r(t.data, Endian::big, {}, path);
     if (!n64::is_ci(*t.format)) return n64::decode_rgba(*t.format, r, t.descriptor.width, t.descriptor.height);
     if (!palette) palette = palette_for_texture(model, texture);
     if (!palette || *palette >= model.palettes.size())
