@@ -48,6 +48,14 @@ BOOST_AUTO_TEST_CASE(palette_set_keeps_the_byte_order) {
                           "--hue", "45", "--json"});
     BOOST_TEST(r.exit_code == 0);
     BOOST_TEST(r.out.find("\"changes\"") != std::string::npos);
+    // Several whole palettes at once (model 2 has a 16- and a 256-colour palette).
+    r = modtest::run_cli({"stadium", "palette", "hsv", v64.string(), "2", (dir / "h2.v64").string(), "--palette", "0",
+                          "1", "--value", "0.5"});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    const Model before = read_archive_model(read_archive(load_rom(v64)), 2);
+    const Model after = read_archive_model(read_archive(load_rom(dir / "h2.v64")), 2);
+    BOOST_TEST(after.palettes[0].entries != before.palettes[0].entries);
+    BOOST_TEST(after.palettes[1].entries != before.palettes[1].entries);
 }
 
 BOOST_AUTO_TEST_CASE(texture_export_and_textures_commands) {

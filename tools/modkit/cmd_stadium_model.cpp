@@ -192,29 +192,38 @@ void save(const Session& s, const FragmentImage& image, const fs::path& out, con
     mod::write_file_atomic(out, rom, std::span<const fs::path>(&s.in, 1));
 }
 
-void report_palette(const Global& g, const PaletteEditReport& r, const fs::path& out) {
+void print_palette_json(Json& j, const PaletteEditReport& r) {
+    j.begin_object().field("palette", std::uint64_t(r.palette));
+    j.key("textures").begin_array();
+    for (auto t : r.textures) j.value(std::uint64_t(t));
+    j.end_array().key("changes").begin_array();
+    for (const auto& c : r.changes)
+        j.begin_object().field("slot", c.slot).field("before", mod::hex(c.before, 4)).field("after", mod::hex(c.after, 4))
+            .field("requested", rgba_hex(c.requested)).field("result", rgba_hex(c.result)).field("rounded", c.rounded())
+            .field("rounding_delta_e", c.rounding_delta_e).end_object();
+    j.end_array().end_object();
+}
+
+void report_palettes(const Global& g, const std::vector<PaletteEditReport>& reports, const fs::path& out) {
     if (g.json) {
         Json j;
-        j.begin_object().field("palette", std::uint64_t(r.palette)).field("out", out.string());
-        j.key("textures").begin_array();
-        for (auto t : r.textures) j.value(std::uint64_t(t));
-        j.end_array().key("changes").begin_array();
-        for (const auto& c : r.changes)
-            j.begin_object().field("slot", c.slot).field("before", mod::hex(c.before, 4)).field("after", mod::hex(c.after, 4))
-                .field("requested", rgba_hex(c.requested)).field("result", rgba_hex(c.result)).field("rounded", c.rounded())
-                .field("rounding_delta_e", c.rounding_delta_e).end_object();
+        j.begin_object().field("out", out.string()).key("palettes").begin_array();
+        for (const auto& r : reports) print_palette_json(j, r);
         j.end_array().end_object();
         return;
     }
-    for (const auto& c : r.changes) {
-        std::printf("palette %zu slot %3u: %04X -> %04X  asked %s, got %s", r.palette, c.slot, c.before, c.after,
-                    rgba_hex(c.requested).c_str(), rgba_hex(c.result).c_str());
-        if (c.rounded()) std::printf(" (RGBA5551 rounding, dE %.2f)", c.rounding_delta_e);
+    for (const auto& r : reports) {
+        for (const auto& c : r.changes) {
+            std::printf("palette %zu slot %3u: %04X -> %04X  asked %s, got %s", r.palette, c.slot, c.before, c.after,
+                        rgba_hex(c.requested).c_str(), rgba_hex(c.result).c_str());
+            if (c.rounded()) std::printf(" (RGBA5551 rounding, dE %.2f)", c.rounding_delta_e);
+            std::printf("\n");
+        }
+        std::printf("textures drawn with palette %zu:", r.palette);
+        for (auto t : r.textures) std::printf(" %zu", t);
         std::printf("\n");
     }
-    std::printf("textures drawn with palette %zu:", r.palette);
-    for (auto t : r.textures) std::printf(" %zu", t);
-    std::printf("\nwrote %s\n", out.c_str());
+    std::printf("wrote %s\n", out.c_str());
 }
 
 int stadium_palette(const po::variables_map& vm, const Global& g) {
@@ -223,10 +232,11 @@ int stadium_palette(const po::variables_map& vm, const Global& g) {
     if (!vm.count("palette")) usage_error("--palette N is required");
     Session s = open_session(vm);
     FragmentImage image(s.model.fragment);
-    const std::size_t pal = vm["palette"].as<std::size_t>();
+    const auto pals = vm["palette"].as<std::vector<std::size_t>>();
     const auto locked = parse_slots(vm, "lock");
-    PaletteEditReport r;
+    std::vector<PaletteEditReport> reports;
     if (action == "set") {
+        if (pals.size() != 1) usage_error("palette set takes one --palette");
         if (!vm.count("set")) usage_error("--set SLOT=RRGGBB[AA] is required");
         std::vector<img::SlotColour> req;
         for (const auto& a : vm["set"].as<std::vector<std::string>>()) {
@@ -240,19 +250,20 @@ int stadium_palette(const po::variables_map& vm, const Global& g) {
             }
             req.push_back({slot, parse_colour(a.substr(eq + 1))});
         }
-        r = set_palette_slots(s.model, image, pal, req, locked);
+        reports.push_back(set_palette_slots(s.model, image, pals[0], req, locked));
     } else if (action == "hsv") {
         img::HsvShift shift;
         shift.hue_degrees = vm["hue"].as<double>();
         shift.saturation = vm["saturation"].as<double>();
         shift.value = vm["value"].as<double>();
         if (shift.saturation < 0 || shift.value < 0) usage_error("--saturation and --value are non-negative factors");
-        r = shift_palette_hsv(s.model, image, pal, shift, parse_slots(vm, "slots"), locked);
+        for (std::size_t pal : pals)
+            reports.push_back(shift_palette_hsv(s.model, image, pal, shift, parse_slots(vm, "slots"), locked));
     } else {
         usage_error("palette actions: set, hsv");
     }
     save(s, image, out, g);
-    report_palette(g, r, out);
+    report_palettes(g, reports, out);
     return 0;
 }
 
@@ -371,12 +382,12 @@ void declare_out(po::options_description& o, po::positional_options_description&
 const Registrar stadium_model_group({"stadium", "Pokémon Stadium model archive, PERS-SZP entries and FRAGMENTs", {
     {"show", "ROM MODEL [--json]", "the typed model: bones, materials, textures, palettes, draws, counts",
      declare_rom_model, stadium_show},
-    {"palette", "set|hsv ROM MODEL OUT --palette N [--set SLOT=RRGGBB[AA]…] [--hue D --saturation F --value F] "
+    {"palette", "set|hsv ROM MODEL OUT --palette N… [--set SLOT=RRGGBB[AA]…] [--hue D --saturation F --value F] "
                 "[--slots S] [--lock S]",
      "recolour a model palette in place (RGBA5551 rounding reported), writing a complete ROM",
      [](auto& o, auto& p) {
          declare_edit(o, p);
-         o.add_options()("palette", po::value<std::size_t>(), "palette index")(
+         o.add_options()("palette", po::value<std::vector<std::size_t>>()->multitoken(), "palette index (hsv: several)")(
              "set", po::value<std::vector<std::string>>()->multitoken(), "SLOT=RRGGBB[AA] (hex)")(
              "hue", po::value<double>()->default_value(0.0), "degrees added to the hue")(
              "saturation", po::value<double>()->default_value(1.0), "saturation factor")(
