@@ -50,7 +50,7 @@ BOOST_AUTO_TEST_CASE(palette_set_keeps_the_byte_order) {
     BOOST_TEST(r.out.find("\"changes\"") != std::string::npos);
     // Several whole palettes at once (model 2 has a 16- and a 256-colour palette).
     r = modtest::run_cli({"stadium", "palette", "hsv", v64.string(), "2", (dir / "h2.v64").string(), "--palette", "0",
-                          "1", "--value", "0.5"});
+                          "--palette", "1", "--value", "0.5"});
     BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
     const Model before = read_archive_model(read_archive(load_rom(v64)), 2);
     const Model after = read_archive_model(read_archive(load_rom(dir / "h2.v64")), 2);

@@ -387,7 +387,7 @@ const Registrar stadium_model_group({"stadium", "Pokémon Stadium model archive,
      "recolour a model palette in place (RGBA5551 rounding reported), writing a complete ROM",
      [](auto& o, auto& p) {
          declare_edit(o, p);
-         o.add_options()("palette", po::value<std::vector<std::size_t>>()->multitoken(), "palette index (hsv: several)")(
+         o.add_options()("palette", po::value<std::vector<std::size_t>>()->multitoken(), "palette index (hsv: repeat --palette for several)")(
              "set", po::value<std::vector<std::string>>()->multitoken(), "SLOT=RRGGBB[AA] (hex)")(
              "hue", po::value<double>()->default_value(0.0), "degrees added to the hue")(
              "saturation", po::value<double>()->default_value(1.0), "saturation factor")(
