@@ -38,20 +38,31 @@ Header read_header(const ByteReader& stream, const DecodeOptions& options) {
 namespace {
 
 // Copies `len` bytes from `dist` bytes back; the regions overlap when dist < len, which
-// repeats the last `dist` bytes (the LZ77 run idiom).
-inline void copy_match(std::uint8_t* out, std::size_t dist, std::size_t len) {
+// repeats the last `dist` bytes (the LZ77 run idiom). `room` is how many bytes may be written
+// from `out` (the rest of the output buffer): when the copy may round up to whole 16- or
+// 8-byte blocks it does, writing a few bytes past `len` that later tokens overwrite.
+inline void copy_match(std::uint8_t* out, std::size_t dist, std::size_t len, std::size_t room) {
     const std::uint8_t* src = out - dist;
-    if (dist >= len) {
+    if (dist >= 16 && len + 16 <= room) {
+        for (std::size_t i = 0; i < len; i += 16) std::memcpy(out + i, src + i, 16);
+    } else if (dist >= 8 && len + 8 <= room) {
+        for (std::size_t i = 0; i < len; i += 8) std::memcpy(out + i, src + i, 8);
+    } else if (dist >= len) {
         std::memcpy(out, src, len);
     } else if (dist == 1) {
         std::memset(out, *src, len);
-    } else if (dist >= 8) {
-        std::size_t i = 0;
-        for (; i + 8 <= len; i += 8) std::memcpy(out + i, src + i, 8);
-        for (; i < len; ++i) out[i] = src[i];
     } else {
         for (std::size_t i = 0; i < len; ++i) out[i] = src[i];
     }
+}
+
+// Copies a run of `len` (<= 32) literal bytes, in one 32-byte block when both sides have room.
+inline void copy_literals(std::uint8_t* out, const std::uint8_t* in, std::size_t len, std::size_t out_room,
+                          std::size_t in_room) {
+    if (out_room >= 32 && in_room >= 32)
+        std::memcpy(out, in, 32);
+    else
+        std::memcpy(out, in, len);
 }
 
 }  // namespace
@@ -90,7 +101,7 @@ Bytes decode(const ByteReader& stream, const DecodeOptions& options, DecodeInfo*
             if (run > chunk_limit - chunk_pos)
                 fail(chunk_pos, "chunk", chunk_pos - h.chunk_offset,
                      "chunk stream truncated: literal needs a byte past the end of the stream");
-            std::memcpy(o + op, s + chunk_pos, run);
+            copy_literals(o + op, s + chunk_pos, run, size - op, chunk_limit - chunk_pos);
             op += run;
             chunk_pos += run;
             mask = run >= 32 ? 0 : mask << run;
@@ -120,7 +131,7 @@ Bytes decode(const ByteReader& stream, const DecodeOptions& options, DecodeInfo*
                 fail(link_at, "link", (link_at - h.link_offset) / 2,
                      "match of " + std::to_string(len) + " bytes at output position " +
                          std::to_string(op) + " overruns the declared size " + std::to_string(size));
-            copy_match(o + op, dist, len);
+            copy_match(o + op, dist, len, size - op);
             op += len;
             mask <<= 1;
             --bits;
