@@ -15,8 +15,7 @@ constexpr int hash_bits = 16;
 MatchFinder::MatchFinder(const std::uint8_t* data, std::size_t size)
     : data_(data), size_(size), head_(std::size_t(1) << hash_bits, -1),
       prev_(new std::int32_t[size + 1]), run_start_(new std::uint32_t[size + 1]),
-      run_end_(new std::uint32_t[size + 1]) {
-    candidates_.reserve(max_distance);
+      run_end_(new std::uint32_t[size + 1]), candidates_(new std::int32_t[max_distance + 1]) {
     std::uint32_t start = 0;
     for (std::size_t i = 0; i < size; ++i) {
         if (i > 0 && data[i] != data[i - 1]) {
@@ -107,15 +106,15 @@ Match MatchFinder::longest_oldest(std::size_t pos, std::uint32_t at_least) {
     // scan them oldest first, stopping at the first match of the greatest possible length
     // (the oldest such).
     const std::uint32_t need = std::max(at_least, min_match - 1) + 1;
-    candidates_.clear();
+    std::size_t count = 0;
     walk_candidates(pos, [&](std::size_t q) {
-        candidates_.push_back(static_cast<std::int32_t>(q));
+        candidates_[count++] = static_cast<std::int32_t>(q);
         return true;
     });
     Match best;
     std::uint32_t best_len = need - 1;
-    for (auto it = candidates_.rbegin(); it != candidates_.rend(); ++it) {
-        auto q = static_cast<std::size_t>(*it);
+    while (count > 0) {
+        auto q = static_cast<std::size_t>(candidates_[--count]);
         if (!may_beat(q, pos, best_len)) continue;
         std::uint32_t len = match_length(q, pos, limit);
         if (len > best_len) {

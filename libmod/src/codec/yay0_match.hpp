@@ -57,7 +57,8 @@ private:
     std::unique_ptr<std::int32_t[]> prev_;
     std::unique_ptr<std::uint32_t[]> run_start_;  // first position of the run of equal bytes holding i
     std::unique_ptr<std::uint32_t[]> run_end_;    // at a run's first position: one past its end
-    std::vector<std::int32_t> candidates_;
+    // Candidates of one search; a run contributes at most two, so the window bounds the count.
+    std::unique_ptr<std::int32_t[]> candidates_;
     std::size_t inserted_ = 0;
 };
 
