@@ -107,10 +107,19 @@ Match MatchFinder::longest_oldest(std::size_t pos, std::uint32_t at_least) {
     // (the oldest such).
     const std::uint32_t need = std::max(at_least, min_match - 1) + 1;
     std::size_t count = 0;
-    walk_candidates(pos, [&](std::size_t q) {
-        candidates_[count++] = static_cast<std::int32_t>(q);
-        return true;
-    });
+    if (need > min_match) {
+        // A look-ahead search: only candidates reaching `need` bytes matter, which the bytes
+        // just before that length already rule out for most of them.
+        walk_candidates(pos, [&](std::size_t q) {
+            if (may_beat(q, pos, need - 1)) candidates_[count++] = static_cast<std::int32_t>(q);
+            return true;
+        });
+    } else {
+        walk_candidates(pos, [&](std::size_t q) {
+            candidates_[count++] = static_cast<std::int32_t>(q);
+            return true;
+        });
+    }
     Match best;
     std::uint32_t best_len = need - 1;
     while (count > 0) {
