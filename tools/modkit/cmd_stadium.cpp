@@ -160,7 +160,13 @@ int stadium_repack(const po::variables_map& vm, const Global& g) {
     RepackOptions opt;
     opt.mode = mod::yay0::parse_mode(vm["mode"].as<std::string>());
     opt.threads = g.threads;
-    auto result = repack_archive(archive, replacements, opt);
+    auto result = [&] {  // the progress line ends before the results are printed
+        mod::Progress progress("repacking entries", archive.entries.size(), g.quiet);
+        opt.progress = &progress;
+        auto r = repack_archive(archive, replacements, opt);
+        opt.progress = nullptr;
+        return r;
+    }();
     apply_archive(rom, result);
     const auto order = rom.order;
     auto image = take_image(std::move(rom));

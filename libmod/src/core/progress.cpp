@@ -20,7 +20,8 @@ void Progress::advance(std::uint64_t amount) {
     auto now = std::chrono::steady_clock::now();
     std::unique_lock lock(draw_mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return;
-    if (now - last_draw_ < std::chrono::milliseconds(100) && done < total_) return;
+    // The final state is drawn once, by the destructor, with the closing newline.
+    if (done >= total_ || now - last_draw_ < std::chrono::milliseconds(100)) return;
     last_draw_ = now;
     draw(done, false);
 }

@@ -58,6 +58,10 @@ RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& re
 
     // Decide and encode in parallel; an entry whose new content equals the original is kept.
     auto encoded = parallel_map(n, [&](std::size_t i) -> std::optional<Encoded> {
+        struct Tick {
+            Progress* p;
+            ~Tick() { if (p) p->advance(); }
+        } tick{options.progress};
         auto it = replaced.find(i);
         const PayloadKind kind = classify_payload(a.blob(i));
         const bool forced = options.reencode_all && kind == PayloadKind::pers_szp;

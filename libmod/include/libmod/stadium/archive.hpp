@@ -13,6 +13,7 @@
 
 #include "libmod/codec/szp.hpp"
 #include "libmod/core/bytes.hpp"
+#include "libmod/core/progress.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -118,6 +119,8 @@ struct RepackOptions {
     // Check the model-thread limits (compressed buffer, model block, fragment size) for
     // re-encoded entries. Off for archives that are not loaded by the model thread.
     bool model_limits = true;
+    // Advanced by one per entry examined (thread-safe); null for none.
+    Progress* progress = nullptr;
 };
 
 struct EntryOutcome {
