@@ -3,6 +3,8 @@
 // the caller owns the buffers and turns a failed stage into mod::Error.
 #include "libmod/image/png.hpp"
 
+#include "image/png_errors.hpp"
+
 #include <png.h>
 
 #include <csetjmp>
@@ -13,20 +15,11 @@ namespace mod::image {
 
 namespace {
 
-struct Source {
-    const std::uint8_t* data;
-    std::size_t size;
-    std::size_t pos;
-    char message[256];
+struct Source : detail::PngErrorSlot {
+    const std::uint8_t* data = nullptr;
+    std::size_t size = 0;
+    std::size_t pos = 0;
 };
-
-void on_error(png_structp png, png_const_charp message) {
-    auto* src = static_cast<Source*>(png_get_error_ptr(png));
-    std::snprintf(src->message, sizeof src->message, "%s", message ? message : "libpng error");
-    png_longjmp(png, 1);
-}
-
-void on_warning(png_structp, png_const_charp) {}
 
 void on_read(png_structp png, png_bytep out, png_size_t n) {
     auto* src = static_cast<Source*>(png_get_io_ptr(png));
@@ -87,9 +80,12 @@ bool read_palette(png_structp png, png_infop info, png_colorp* plte, int* count,
 class Decoder {
 public:
     Decoder(ByteView data, std::string file) : file_(std::move(file)) {
-        src_ = Source{data.data(), data.size(), 0, {}};
+        src_ = Source{};
+        src_.data = data.data();
+        src_.size = data.size();
         if (data.size() < 8 || png_sig_cmp(data.data(), 0, 8) != 0) fail("not a PNG file (bad signature)");
-        png_ = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src_, on_error, on_warning);
+        png_ = png_create_read_struct(PNG_LIBPNG_VER_STRING, static_cast<detail::PngErrorSlot*>(&src_),
+                                      detail::png_on_error, detail::png_on_warning);
         if (!png_) throw Error(ErrorKind::limit, "libpng could not allocate a reader", file_);
         info_ = png_create_info_struct(png_);
         if (!info_) {

@@ -1,28 +1,20 @@
 // PNG encoding into memory (deterministic settings; see png.hpp).
 #include "libmod/image/png.hpp"
 
+#include "image/png_errors.hpp"
+
 #include <png.h>
 
 #include <csetjmp>
-#include <cstdio>
 #include <string>
 
 namespace mod::image {
 
 namespace {
 
-struct Sink {
-    Bytes* out;
-    char message[256];
+struct Sink : detail::PngErrorSlot {
+    Bytes* out = nullptr;
 };
-
-void on_error(png_structp png, png_const_charp message) {
-    auto* sink = static_cast<Sink*>(png_get_error_ptr(png));
-    std::snprintf(sink->message, sizeof sink->message, "%s", message ? message : "libpng error");
-    png_longjmp(png, 1);
-}
-
-void on_warning(png_structp, png_const_charp) {}
 
 void on_write(png_structp png, png_bytep data, png_size_t n) {
     auto* sink = static_cast<Sink*>(png_get_io_ptr(png));
@@ -64,8 +56,10 @@ bool write_stages(png_structp png, png_infop info, png_uint_32 w, png_uint_32 h,
 Bytes encode(png_uint_32 w, png_uint_32 h, int depth, int colour_type, const PaletteSpec* palette,
              std::vector<png_bytep>& rows) {
     Bytes out;
-    Sink sink{&out, {}};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
+    Sink sink;
+    sink.out = &out;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, static_cast<detail::PngErrorSlot*>(&sink),
+                                              detail::png_on_error, detail::png_on_warning);
     if (!png) throw Error(ErrorKind::limit, "libpng could not allocate a writer");
     png_infop info = png_create_info_struct(png);
     if (!info) {
