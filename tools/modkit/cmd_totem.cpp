@@ -297,6 +297,12 @@ void json_header(Json& j, const ObjectHeader& h) {
         .field("item_type_name", item_type_name(h.item_type)).field("item_subtype", unsigned(h.item_subtype)).end_object();
 }
 
+// The text twin of json_header: which record, and its common header.
+void print_heading(const Loaded& l, std::size_t index, const char* kind, const Record& rec, const ObjectHeader& h) {
+    std::printf("record %zu: %s %s (%zu bytes)\n", index, kind, l.names.display(rec.name_id).c_str(), rec.payload.size());
+    std::printf("header: item type %u (%s), subtype %u\n", h.item_type, item_type_name(h.item_type), h.item_subtype);
+}
+
 void show_skin(const Loaded& l, std::size_t index, const Global& g) {
     const Record& rec = l.archive.records[index];
     SkinDecodeInfo info;
@@ -355,9 +361,7 @@ void show_skin(const Loaded& l, std::size_t index, const Global& g) {
         j.end_object();
         return;
     }
-    std::printf("record %zu: SKIN %s (%zu bytes)\n", index, l.names.display(rec.name_id).c_str(), rec.payload.size());
-    std::printf("header: item type %u (%s), subtype %u\n", s.header.item_type, item_type_name(s.header.item_type),
-                s.header.item_subtype);
+    print_heading(l, index, "SKIN", rec, s.header);
     std::printf("meshes: %zu\n", s.mesh_ids.size());
     for (std::size_t m = 0; m < s.mesh_ids.size(); ++m) {
         auto it = extents.find(s.mesh_ids[m]);
@@ -418,9 +422,7 @@ void show_mesh(const Loaded& l, std::size_t index, const Global& g) {
         j.end_object();
         return;
     }
-    std::printf("record %zu: MESH %s (%zu bytes)\n", index, l.names.display(rec.name_id).c_str(), rec.payload.size());
-    std::printf("header: item type %u (%s), subtype %u\n", m.header.item_type, item_type_name(m.header.item_type),
-                m.header.item_subtype);
+    print_heading(l, index, "MESH", rec, m.header);
     std::printf("positions %zu, texcoords %zu, normals %zu, strips %zu (%s strip groups, %zu corner lists)\n",
                 m.positions.size(), m.texcoords.size(), m.normals.size(), m.strips.size(),
                 m.strip_groups ? "with" : "no", m.strip_corners.size());
