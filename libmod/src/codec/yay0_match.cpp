@@ -47,13 +47,13 @@ void MatchFinder::walk_candidates(std::size_t pos, Visit&& visit) {
             const std::size_t lo = std::max(s, window_start);
             if (e >= r) {
                 const std::size_t x = e - r;
-                if (x >= lo && x <= q && x != lo && !visit(x)) return;
+                if (x >= lo && x <= q && x != lo) visit(x);
             }
-            if (!visit(lo)) return;
+            visit(lo);
             if (s < window_start) return;
             qi = prev_[s];
         } else {
-            if (!visit(q)) return;
+            visit(q);
             qi = prev_[q];
         }
     }
@@ -112,12 +112,10 @@ Match MatchFinder::longest_oldest(std::size_t pos, std::uint32_t at_least) {
         // just before that length already rule out for most of them.
         walk_candidates(pos, [&](std::size_t q) {
             if (may_beat(q, pos, need - 1)) candidates_[count++] = static_cast<std::int32_t>(q);
-            return true;
         });
     } else {
         walk_candidates(pos, [&](std::size_t q) {
             candidates_[count++] = static_cast<std::int32_t>(q);
-            return true;
         });
     }
     Match best;

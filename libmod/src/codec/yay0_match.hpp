@@ -28,13 +28,13 @@ public:
     // the oldest (largest distance). Length 0 when there is none. `pos` must not decrease
     // between calls.
     Match longest_oldest(std::size_t pos, std::uint32_t at_least = min_match - 1);
-    // Matches are at most this long at `pos`: min(bytes left, 0x111).
-    std::uint32_t limit_at(std::size_t pos) const;
 
 private:
-    // Calls visit(candidate) for the window's candidates at `pos`, newest first, until it
-    // returns false. A run of one repeated byte is collapsed to the (at most two) positions
-    // that can be the best of their run (see walk_candidates in the .cpp).
+    // Matches are at most this long at `pos`: min(bytes left, 0x111).
+    std::uint32_t limit_at(std::size_t pos) const;
+    // Calls visit(candidate) for the window's candidates at `pos`, newest first. A run of one
+    // repeated byte is collapsed to the (at most two) positions that can be the best of their
+    // run (see walk_candidates in the .cpp).
     template <class Visit>
     void walk_candidates(std::size_t pos, Visit&& visit);
     void insert_until(std::size_t pos);
