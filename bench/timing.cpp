@@ -11,26 +11,28 @@ std::filesystem::path shared_dir() {
     return MODKIT_SHARED_DIR;
 }
 
-double best_seconds(int repeats, const std::function<void()>& fn) {
+namespace {
+// Best of `repeats` runs of fn, timed by `now` (seconds as a double).
+template <class Now>
+double best_of(int repeats, const std::function<void()>& fn, Now now) {
     double best = 1e30;
     for (int i = 0; i < repeats; ++i) {
-        auto t0 = std::chrono::steady_clock::now();
+        const double t0 = now();
         fn();
-        auto t1 = std::chrono::steady_clock::now();
-        best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+        best = std::min(best, now() - t0);
     }
     return best;
 }
+}  // namespace
+
+double best_seconds(int repeats, const std::function<void()>& fn) {
+    return best_of(repeats, fn, [] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    });
+}
 
 double best_cpu_seconds(int repeats, const std::function<void()>& fn) {
-    double best = 1e30;
-    for (int i = 0; i < repeats; ++i) {
-        std::clock_t t0 = std::clock();
-        fn();
-        std::clock_t t1 = std::clock();
-        best = std::min(best, static_cast<double>(t1 - t0) / CLOCKS_PER_SEC);
-    }
-    return best;
+    return best_of(repeats, fn, [] { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; });
 }
 
 }  // namespace bench
