@@ -123,7 +123,7 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
         j.end_array().key("palettes").begin_array();
         for (const auto& p : m.palettes)
             j.begin_object().field("color_count", p.color_count).field("colors", mod::hex(p.colors, 8))
-                .field("tlut_dl", mod::hex(p.tlut_dl, 8)).end_object();
+                .field("tlut_dl", mod::hex(p.tlut_dl, 8)).field("format", mod::n64::to_string(p.format)).end_object();
         j.end_array().field("vertices", unsigned(m.vertex_count)).field("draws", std::uint64_t(m.draws.size()))
             .field("display_lists", std::uint64_t(m.lists.size())).field("triangles", std::uint64_t(m.triangles.size()));
         j.key("warnings").begin_array();
@@ -159,8 +159,8 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
     }
     std::printf("%zu palettes:\n", m.palettes.size());
     for (std::size_t i = 0; i < m.palettes.size(); ++i)
-        std::printf("  [%zu] %u colours at %08X, TLUT DL %08X\n", i, m.palettes[i].color_count, m.palettes[i].colors,
-                    m.palettes[i].tlut_dl);
+        std::printf("  [%zu] %u %s colours at %08X, TLUT DL %08X\n", i, m.palettes[i].color_count,
+                    mod::n64::to_string(m.palettes[i].format), m.palettes[i].colors, m.palettes[i].tlut_dl);
     std::printf("%u vertices, %zu draws, %zu display lists, %zu triangles\n", unsigned(m.vertex_count), m.draws.size(),
                 m.lists.size(), m.triangles.size());
     return 0;
@@ -337,14 +337,19 @@ int stadium_texture(const po::variables_map& vm, const Global& g) {
 int stadium_export(const po::variables_map& vm, const Global& g) {
     Session s = open_session(vm);
     fs::path out = required(vm, "out");
-    export_model(s.model, out, std::span<const fs::path>(&s.in, 1));
+    const ModelExport e = export_model(s.model, out, std::span<const fs::path>(&s.in, 1));
+    for (const auto& w : e.warnings) warn(w);
     if (g.json) {
         Json j;
-        j.begin_object().field("out", out.string()).field("bones", std::uint64_t(s.model.bones.size()))
-            .field("triangles", std::uint64_t(s.model.triangles.size())).end_object();
+        j.begin_object().field("out", e.file.string()).field("bones", std::uint64_t(s.model.bones.size()))
+            .field("triangles", std::uint64_t(s.model.triangles.size()))
+            .field("embedded_textures", std::uint64_t(e.embedded_textures)).key("wrap_notes").begin_array();
+        for (const auto& n : e.wrap_notes) j.value(n);
+        j.end_array().end_object();
     } else {
-        std::printf("exported entry %zu (%zu bones, %zu triangles) to %s\n", s.index, s.model.bones.size(),
-                    s.model.triangles.size(), out.c_str());
+        std::printf("exported entry %zu (%zu bones, %zu triangles, %zu textures embedded) to %s\n", s.index,
+                    s.model.bones.size(), s.model.triangles.size(), e.embedded_textures, e.file.c_str());
+        for (const auto& n : e.wrap_notes) std::printf("  glTF wrap approximated: %s\n", n.c_str());
     }
     return 0;
 }

@@ -85,6 +85,11 @@ aiMesh* build_mesh(const Mesh& mesh, const Skeleton& skeleton) {
         ai->mTextureCoords[0][v] = aiVector3D(mesh.uv0[v][0], mesh.uv0[v][1], 0);
         ai->mTextureCoords[1][v] = aiVector3D(mesh.uv1[v][0], mesh.uv1[v][1], 0);
     }
+    if (!mesh.colours.empty()) {
+        ai->mColors[0] = new aiColor4D[n];
+        for (std::size_t v = 0; v < n; ++v)
+            ai->mColors[0][v] = aiColor4D(mesh.colours[v][0], mesh.colours[v][1], mesh.colours[v][2], mesh.colours[v][3]);
+    }
     ai->mNumFaces = static_cast<unsigned>(mesh.triangles.size());
     ai->mFaces = new aiFace[mesh.triangles.size()];
     for (std::size_t f = 0; f < mesh.triangles.size(); ++f) {
@@ -181,6 +186,31 @@ private:
     fs::path path_;
 };
 
+// The optional records the writers trust: colours one per vertex, material_info within the
+// materials, texture pixels matching their size.
+void check_extras(const Scene& scene, const fs::path& path) {
+    for (const auto& mesh : scene.meshes)
+        if (!mesh.colours.empty() && mesh.colours.size() != mesh.vertex_count())
+            throw Error(ErrorKind::format,
+                        "mesh '" + mesh.name + "' has " + std::to_string(mesh.colours.size()) + " vertex colours for " +
+                            std::to_string(mesh.vertex_count()) + " vertices",
+                        path.string());
+    if (scene.material_info.size() > scene.materials.size())
+        throw Error(ErrorKind::format,
+                    std::to_string(scene.material_info.size()) + " material records for " +
+                        std::to_string(scene.materials.size()) + " materials",
+                    path.string());
+    for (std::size_t i = 0; i < scene.material_info.size(); ++i) {
+        const auto& tex = scene.material_info[i].texture;
+        if (tex && (tex->width == 0 || tex->height == 0 ||
+                    tex->rgba.size() != 4 * std::uint64_t(tex->width) * tex->height))
+            throw Error(ErrorKind::format,
+                        "material '" + scene.materials[i] + "': texture " + std::to_string(tex->width) + "x" +
+                            std::to_string(tex->height) + " with " + std::to_string(tex->rgba.size()) + " pixel bytes",
+                        path.string());
+    }
+}
+
 }  // namespace
 
 ExportFormat export_format_for(const fs::path& path) {
@@ -199,6 +229,7 @@ void export_file(const Scene& scene, const fs::path& path, std::span<const fs::p
     check.bone_count = scene.skeleton.bones.size();
     check.allow_nan_normals = true;
     for (const auto& mesh : scene.meshes) check_mesh(mesh, "mesh '" + mesh.name + "'", check);
+    check_extras(scene, path);
     {
         // Parents in range and acyclic, so every bone node hangs under the root.
         Skeleton probe = scene.skeleton;

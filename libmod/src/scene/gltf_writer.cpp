@@ -2,13 +2,17 @@
 #include "scene/gltf_writer.hpp"
 
 #include "libmod/core/error.hpp"
+#include "libmod/image/png.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <tuple>
 
 namespace mod::scene {
 namespace {
@@ -17,6 +21,7 @@ using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 constexpr unsigned gl_float = 5126, gl_unsigned_short = 5123, gl_unsigned_int = 5125;
 constexpr unsigned gl_array_buffer = 34962, gl_element_array_buffer = 34963;
+constexpr unsigned gl_repeat = 10497, gl_mirrored_repeat = 33648, gl_clamp_to_edge = 33071;
 
 struct Accessor {
     std::size_t view;
@@ -77,6 +82,117 @@ std::vector<float> column_major(const std::vector<Mat4>& ms) {
     return out;
 }
 
+unsigned gl_wrap(TextureWrap wrap) {
+    switch (wrap) {
+    case TextureWrap::mirrored_repeat: return gl_mirrored_repeat;
+    case TextureWrap::clamp_to_edge: return gl_clamp_to_edge;
+    case TextureWrap::repeat: break;
+    }
+    return gl_repeat;
+}
+
+const char* alpha_mode_name(AlphaMode mode) {
+    switch (mode) {
+    case AlphaMode::mask: return "MASK";
+    case AlphaMode::blend: return "BLEND";
+    case AlphaMode::opaque: break;
+    }
+    return "OPAQUE";
+}
+
+// Images, samplers and textures of the materials that have a texture. Identical images (same
+// size and pixels) and identical samplers are written once; texture k pairs one of each.
+struct TextureTables {
+    struct Image {
+        std::size_t view;
+        std::string name;
+    };
+    std::vector<Image> images;
+    std::vector<std::pair<unsigned, unsigned>> samplers;  // wrapS, wrapT
+    std::vector<std::pair<std::size_t, std::size_t>> textures;  // image, sampler
+    std::vector<std::size_t> material_texture;  // per material, SIZE_MAX when untextured
+};
+
+TextureTables add_textures(const Scene& scene, Buffer& buffer) {
+    TextureTables t;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::pair<const MaterialTexture*, std::size_t>>> image_of;
+    std::map<std::pair<unsigned, unsigned>, std::size_t> sampler_of;
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> texture_of;
+    for (const MaterialInfo& info : scene.material_info) {
+        if (!info.texture) {
+            t.material_texture.push_back(SIZE_MAX);
+            continue;
+        }
+        const MaterialTexture& tex = *info.texture;
+        std::size_t image = SIZE_MAX;
+        auto& same_size = image_of[{tex.width, tex.height}];
+        for (const auto& [seen, index] : same_size)
+            if (seen->rgba == tex.rgba) image = index;
+        if (image == SIZE_MAX) {
+            image::RgbaImage img{tex.width, tex.height, tex.rgba};
+            image = t.images.size();
+            t.images.push_back({buffer.add(image::write_png(img), 0), tex.name});
+            same_size.emplace_back(&tex, image);
+        }
+        const std::pair<unsigned, unsigned> wraps{gl_wrap(tex.wrap_s), gl_wrap(tex.wrap_t)};
+        auto [s, fresh_sampler] = sampler_of.try_emplace(wraps, t.samplers.size());
+        if (fresh_sampler) t.samplers.push_back(wraps);
+        auto [k, fresh_texture] = texture_of.try_emplace({image, s->second}, t.textures.size());
+        if (fresh_texture) t.textures.emplace_back(image, s->second);
+        t.material_texture.push_back(k->second);
+    }
+    return t;
+}
+
+void write_material(JsonWriter& w, const std::string& name, const MaterialInfo* info, std::size_t texture) {
+    w.StartObject();
+    w.Key("name");
+    w.String(name.c_str());
+    if (info) {
+        w.Key("pbrMetallicRoughness");
+        w.StartObject();
+        w.Key("baseColorFactor");
+        write_floats(w, info->base_colour.data(), 4);
+        if (texture != SIZE_MAX) {
+            w.Key("baseColorTexture");
+            w.StartObject();
+            w.Key("index");
+            w.Uint64(texture);
+            w.EndObject();
+        }
+        w.Key("metallicFactor");
+        w.Double(0.0);
+        w.Key("roughnessFactor");
+        w.Double(1.0);
+        w.EndObject();
+        if (info->alpha != AlphaMode::opaque) {
+            w.Key("alphaMode");
+            w.String(alpha_mode_name(info->alpha));
+            if (info->alpha == AlphaMode::mask) {
+                w.Key("alphaCutoff");
+                w.Double(double(info->alpha_cutoff));
+            }
+        }
+        if (info->unlit) {
+            w.Key("extensions");
+            w.StartObject();
+            w.Key("KHR_materials_unlit");
+            w.StartObject();
+            w.EndObject();
+            w.EndObject();
+        }
+        if (info->texture && !info->texture->wrap_note.empty()) {
+            // glTF has no field for it; a viewer ignores extras, a reader of the file finds it.
+            w.Key("extras");
+            w.StartObject();
+            w.Key("wrap_note");
+            w.String(info->texture->wrap_note.c_str());
+            w.EndObject();
+        }
+    }
+    w.EndObject();
+}
+
 }  // namespace
 
 GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeights>>& skins,
@@ -91,7 +207,8 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
     bool skinned = !bones.empty();
 
     struct Primitive {
-        std::size_t position, normal, tangent, uv0, uv1, joints = SIZE_MAX, weights = SIZE_MAX, indices;
+        std::size_t position, normal, tangent, uv0, uv1, colour = SIZE_MAX, joints = SIZE_MAX, weights = SIZE_MAX,
+                    indices;
         std::uint32_t material;
     };
     std::vector<Primitive> primitives;
@@ -125,6 +242,13 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         p.tangent = accessor(buffer.add(tan, gl_array_buffer), gl_float, n, "VEC4");
         p.uv0 = accessor(buffer.add(uv0, gl_array_buffer), gl_float, n, "VEC2");
         p.uv1 = accessor(buffer.add(uv1, gl_array_buffer), gl_float, n, "VEC2");
+        if (!m.colours.empty()) {
+            std::vector<float> colours;
+            colours.reserve(n * 4);
+            for (const Vec4& c : m.colours)
+                for (float x : c) colours.push_back(std::isfinite(x) ? std::clamp(x, 0.0f, 1.0f) : 0.0f);
+            p.colour = accessor(buffer.add(colours, gl_array_buffer), gl_float, n, "VEC4");
+        }
         if (skinned && mi < skins.size() && skins[mi].size() == n) {
             std::vector<std::uint16_t> joints(n * 4, 0);
             std::vector<float> weights(n * 4, 0.0f);
@@ -148,7 +272,10 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         for (const auto& b : bones) ibm.push_back(b.inverse_bind);
         inverse_binds = accessor(buffer.add(column_major(ibm), 0), gl_float, bones.size(), "MAT4");
     }
+    const TextureTables textures = add_textures(scene, buffer);
     while (buffer.bytes().size() % 4) buffer.bytes().push_back(0);
+    bool unlit = false;
+    for (const auto& info : scene.material_info) unlit = unlit || info.unlit;
 
     rapidjson::StringBuffer sb;
     JsonWriter w(sb);
@@ -160,6 +287,12 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
     w.Key("generator");
     w.String("modkit scene export");
     w.EndObject();
+    if (unlit) {
+        w.Key("extensionsUsed");
+        w.StartArray();
+        w.String("KHR_materials_unlit");
+        w.EndArray();
+    }
     // Nodes: bones first (node i = bone i), then one node per mesh.
     std::vector<std::vector<std::size_t>> children(bones.size());
     std::vector<std::size_t> roots;
@@ -232,6 +365,10 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         w.Uint64(p.uv0);
         w.Key("TEXCOORD_1");
         w.Uint64(p.uv1);
+        if (p.colour != SIZE_MAX) {
+            w.Key("COLOR_0");
+            w.Uint64(p.colour);
+        }
         if (p.joints != SIZE_MAX) {
             w.Key("JOINTS_0");
             w.Uint64(p.joints);
@@ -255,12 +392,51 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
     std::size_t material_count = scene.materials.size();
     for (const auto& m : scene.meshes) material_count = std::max<std::size_t>(material_count, m.material + 1);
     for (std::size_t i = 0; i < material_count; ++i) {
-        w.StartObject();
-        w.Key("name");
-        w.String(i < scene.materials.size() ? scene.materials[i].c_str() : ("material" + std::to_string(i)).c_str());
-        w.EndObject();
+        const bool described = i < scene.material_info.size();
+        write_material(w, i < scene.materials.size() ? scene.materials[i] : "material" + std::to_string(i),
+                       described ? &scene.material_info[i] : nullptr,
+                       described ? textures.material_texture[i] : SIZE_MAX);
     }
     w.EndArray();
+    if (!textures.textures.empty()) {
+        w.Key("images");
+        w.StartArray();
+        for (const auto& image : textures.images) {
+            w.StartObject();
+            if (!image.name.empty()) {
+                w.Key("name");
+                w.String(image.name.c_str());
+            }
+            w.Key("bufferView");
+            w.Uint64(image.view);
+            w.Key("mimeType");
+            w.String("image/png");
+            w.EndObject();
+        }
+        w.EndArray();
+        w.Key("samplers");
+        w.StartArray();
+        for (const auto& [wrap_s, wrap_t] : textures.samplers) {
+            w.StartObject();
+            w.Key("wrapS");
+            w.Uint(wrap_s);
+            w.Key("wrapT");
+            w.Uint(wrap_t);
+            w.EndObject();
+        }
+        w.EndArray();
+        w.Key("textures");
+        w.StartArray();
+        for (const auto& [image, sampler] : textures.textures) {
+            w.StartObject();
+            w.Key("sampler");
+            w.Uint64(sampler);
+            w.Key("source");
+            w.Uint64(image);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
     if (skinned) {
         w.Key("skins");
         w.StartArray();

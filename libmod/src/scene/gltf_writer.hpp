@@ -7,9 +7,15 @@
 // under the scene), one node per mesh (identity, with the skin), one skin listing every bone
 // in skeleton order (JOINTS_0 values are skeleton bone indices; inverseBindMatrices =
 // Bone::inverse_bind), one primitive per mesh with POSITION, NORMAL, TANGENT (w = sign),
-// TEXCOORD_0/1, JOINTS_0 (u16), WEIGHTS_0 (weight bytes / 255) and u32 indices, vertices in
-// mesh order. glTF's V axis points down, so V is written as 1 - v (the importers, Assimp's
-// included, flip it back).
+// TEXCOORD_0/1, COLOR_0 (float RGBA, when Mesh::colours is filled), JOINTS_0 (u16), WEIGHTS_0
+// (weight bytes / 255) and u32 indices, vertices in mesh order. glTF's V axis points down, so V
+// is written as 1 - v (the importers, Assimp's included, flip it back).
+// Materials: a name only, unless Scene::material_info describes them: then pbrMetallicRoughness
+// (baseColorFactor, baseColorTexture, metallic 0, roughness 1), alphaMode/alphaCutoff,
+// KHR_materials_unlit and extras.wrap_note. Textures: each image a PNG (image::write_png) in
+// its own bufferView of the one buffer (so in the GLB's BIN chunk or the .bin), mimeType
+// image/png; identical images and identical samplers (wrapS, wrapT) are written once. The
+// caller has checked the scene (export.cpp: sizes of colours and texture pixels).
 
 #include "libmod/core/bytes.hpp"
 #include "libmod/scene/model.hpp"

@@ -261,7 +261,14 @@ std::int16_t ModelBuilder::add_palette(std::vector<std::uint16_t> colors) {
     if (colors.size() != 16 && colors.size() != 256) usage("a palette has 16 or 256 colours");
     if (palettes_.size() >= 255) usage("command 0x17 stores the palette count as u8: at most 255 palettes");
     palettes_.push_back(std::move(colors));
+    palette_ia16_.push_back(false);
     return static_cast<std::int16_t>(palettes_.size() - 1);
+}
+
+std::int16_t ModelBuilder::add_palette_ia16(std::vector<std::uint16_t> entries) {
+    const std::int16_t p = add_palette(std::move(entries));
+    palette_ia16_.back() = true;
+    return p;
 }
 
 std::uint32_t ModelBuilder::add_vertices(std::span<const Vertex> vertices) {
@@ -276,7 +283,10 @@ DlId ModelBuilder::add_display_list(DisplayList dl) {
     return static_cast<DlId>(dls_.size() - 1);
 }
 
-DlId ModelBuilder::add_material_dl(std::int16_t texture) {
+DlId ModelBuilder::add_material_dl(std::int16_t texture) { return add_material_dl(texture, 0, 0); }
+
+DlId ModelBuilder::add_material_dl(std::int16_t texture, std::uint8_t cms, std::uint8_t cmt) {
+    if (cms > 3 || cmt > 3) usage("wrap bits are 2 bits per axis");
     if (texture < 0 || std::size_t(texture) >= textures_.size()) usage("material DL for an unknown texture");
     const Texture& t = textures_[std::size_t(texture)];
     const std::uint32_t bits = 4u << unsigned(t.siz);
@@ -298,7 +308,7 @@ DlId ModelBuilder::add_material_dl(std::int16_t texture) {
     const std::uint32_t masks = log2_floor(t.width), maskt = log2_floor(t.height);
     dl.raw((std::uint32_t(gbi::op_settile) << 24) | (std::uint32_t(t.fmt) << 21) | (std::uint32_t(t.siz) << 19) |
                (line << 9),
-           (0u << 20) | (maskt << 14) | (masks << 4));
+           (0u << 20) | (std::uint32_t(cmt) << 18) | (maskt << 14) | (std::uint32_t(cms) << 8) | (masks << 4));
     dl.raw(std::uint32_t(gbi::op_settilesize) << 24,
            ((std::uint32_t(t.width - 1) << 2) << 12) | (std::uint32_t(t.height - 1) << 2));
     dl.end();
@@ -429,7 +439,7 @@ Bytes ModelBuilder::build() const {
     if (!textures_.empty()) tex_table = L.add(Bytes(12 * textures_.size(), 0), 4);
     if (!palettes_.empty()) pal_table = L.add(Bytes(12 * palettes_.size(), 0), 4);
     std::vector<Blob> tlut_dls, user_dls, colors, texels;
-    for (std::size_t p = 0; p < palettes_.size(); ++p) tlut_dls.push_back(L.add(Bytes(7 * 8, 0), 8));
+    for (std::size_t p = 0; p < palettes_.size(); ++p) tlut_dls.push_back(L.add(Bytes((palette_ia16_[p] ? 8 : 7) * 8, 0), 8));
     for (const auto& dl : dls_) user_dls.push_back(L.add(Bytes(8 * dl.commands().size(), 0), 8));
     if (!vertices_.empty()) vtx_blob = L.add(Bytes(16 * vertices_.size(), 0), 16);
     for (const auto& p : palettes_) {
@@ -467,7 +477,13 @@ Bytes ModelBuilder::build() const {
         put32(d, 0x20, std::uint32_t(gbi::op_loadtlut) << 24);
         put32(d, 0x24, gbi::loadtlut_w1(7, std::uint32_t(palettes_[p].size())));
         put32(d, 0x28, std::uint32_t(gbi::op_pipesync) << 24);
-        put32(d, 0x30, std::uint32_t(gbi::op_enddl) << 24);
+        std::uint32_t end = 0x30;
+        if (palette_ia16_[p]) {
+            put32(d, 0x30, 0xE3001001u);  // G_SETOTHERMODE_H, G_MDSFT_TEXTLUT, 2 bits
+            put32(d, 0x34, 0x0000C000u);  // G_TT_IA16
+            end = 0x38;
+        }
+        put32(d, end, std::uint32_t(gbi::op_enddl) << 24);
     }
     for (std::size_t k = 0; k < dls_.size(); ++k) {
         const auto& cmds = dls_[k].commands();

@@ -38,6 +38,13 @@ Mat4 bone_local(const ModelBone& b) {
     return m;
 }
 
+// A palette entry's colour in the palette's TLUT format.
+image::Rgba8 entry_colour(const ModelPalette& pal, std::uint16_t entry) {
+    std::uint8_t c[4];
+    n64::tlut_colour(entry, pal.format, c);
+    return {c[0], c[1], c[2], c[3]};
+}
+
 std::string wrap_name(const n64::TileAxis& a) {
     if (a.mirror() && a.clamp()) return "mirror+clamp";
     if (a.mirror()) return "mirror";
@@ -69,7 +76,108 @@ std::string material_name(const Model& m, std::int32_t material) {
     return n;
 }
 
+// The colour a vertex carries into the scene: its RGBA (sRGB bytes → linear) when drawn unlit;
+// white with its alpha when lit (bytes 12..14 are a normal there).
+scene::Vec4 vertex_colour(const ModelVertex& v, bool lit) {
+    const float a = float(v.colour[3]) / 255.0f;
+    if (lit) return {1, 1, 1, a};
+    return {float(image::srgb8_to_linear(v.colour[0])), float(image::srgb8_to_linear(v.colour[1])),
+            float(image::srgb8_to_linear(v.colour[2])), a};
+}
+
+// Hypothesis (one place, doc/formats/stadium-model.md "Export"): how a drawn texture uses
+// alpha. The render mode (othermode L) is not interpreted: texels whose alpha is all 0 or 255
+// (RGBA5551, CI with RGBA5551 TLUTs) are cut out, graded alpha (IA, RGBA32) is blended.
+scene::AlphaMode alpha_mode_for(const Bytes& rgba) {
+    bool holes = false;
+    for (std::size_t i = 3; i < rgba.size(); i += 4) {
+        if (rgba[i] != 0 && rgba[i] != 255) return scene::AlphaMode::blend;
+        holes = holes || rgba[i] == 0;
+    }
+    return holes ? scene::AlphaMode::mask : scene::AlphaMode::opaque;
+}
+
+std::uint32_t tile_extent(std::uint16_t ul, std::uint16_t lr) { return lr >= ul ? (lr - ul) / 4u + 1u : 0u; }
+
+// The texture of material `material` as drawn: its own palette (else the texture's first
+// material's) and its own CI4 bank.
+Bytes decode_material_texture(const Model& model, const ModelMaterial& mt) {
+    const std::size_t t = static_cast<std::size_t>(mt.texture);
+    const ModelTexture& tex = model.textures.at(t);
+    if (!tex.format || !n64::is_ci(*tex.format) || !mt.load) {
+        return decode_texture_rgba(model, t, mt.palette >= 0 ? std::optional<std::size_t>(mt.palette) : std::nullopt);
+    }
+    std::optional<std::size_t> pal = mt.palette >= 0 ? std::optional<std::size_t>(mt.palette) : palette_for_texture(model, t);
+    if (!pal || *pal >= model.palettes.size())
+        throw Error(ErrorKind::format, "texture[" + std::to_string(t) + "]: a CI texture no material gives a palette");
+    ByteReader r(tex.data, Endian::big, {}, "texture[" + std::to_string(t) + "]");
+    const unsigned bank = *tex.format == n64::TexelFormat::ci4 ? mt.load->render.palette : 0;
+    return n64::decode_ci_rgba(*tex.format, r, tex.descriptor.width, tex.descriptor.height,
+                               n64::Tlut{model.palettes[*pal].format, model.palettes[*pal].entries}, bank);
+}
+
+// The scene record of a material: decoded texture with glTF wrap modes, alpha mode, unlit.
+scene::MaterialInfo material_info(const Model& model, std::int32_t material, bool unlit, std::vector<std::string>& warnings) {
+    scene::MaterialInfo info;
+    info.unlit = unlit;
+    if (material < 0) return info;
+    const ModelMaterial& mt = model.materials[static_cast<std::size_t>(material)];
+    if (mt.texture < 0 || static_cast<std::size_t>(mt.texture) >= model.textures.size()) return info;
+    const ModelTexture& tex = model.textures[static_cast<std::size_t>(mt.texture)];
+    scene::MaterialTexture st;
+    st.name = "tex" + num(static_cast<std::size_t>(mt.texture));
+    st.width = tex.descriptor.width;
+    st.height = tex.descriptor.height;
+    try {
+        st.rgba = decode_material_texture(model, mt);
+    } catch (const Error& e) {
+        warnings.push_back("material " + std::to_string(material) + ": texture not embedded: " + e.what());
+        return info;
+    }
+    if (mt.load) {
+        std::string note_s, note_t;
+        st.wrap_s = gltf_wrap(mt.load->render.s, tile_extent(mt.load->render.uls, mt.load->render.lrs), st.width, note_s);
+        st.wrap_t = gltf_wrap(mt.load->render.t, tile_extent(mt.load->render.ult, mt.load->render.lrt), st.height, note_t);
+        if (!note_s.empty()) st.wrap_note = "s: " + note_s;
+        if (!note_t.empty()) st.wrap_note += (st.wrap_note.empty() ? "t: " : "; t: ") + note_t;
+    } else {
+        st.wrap_note = "the material DL loads no texture: wrap modes unknown, repeat used";
+    }
+    info.alpha = alpha_mode_for(st.rgba);
+    info.texture = std::move(st);
+    return info;
+}
+
 }  // namespace
+
+scene::TextureWrap gltf_wrap(const n64::TileAxis& axis, std::uint32_t tile_extent, std::uint32_t texture_size,
+                             std::string& note) {
+    note.clear();
+    const std::string size = std::to_string(texture_size);
+    // mask 0: no wrapping at all; coordinates outside the tile rectangle clamp to its edge.
+    if (axis.mask == 0) {
+        if (tile_extent != texture_size)
+            note = "clamps at texel " + std::to_string(tile_extent) + " of " + size + " (glTF clamps at the image edge)";
+        return scene::TextureWrap::clamp_to_edge;
+    }
+    const std::uint64_t period = std::uint64_t(1) << std::min<unsigned>(axis.mask, 31);
+    if (axis.clamp() && period >= tile_extent) {
+        // The clamp is reached before the first wrap: mirror or not, it is a plain clamp.
+        if (tile_extent != texture_size)
+            note = "clamps at texel " + std::to_string(tile_extent) + " of " + size + " (glTF clamps at the image edge)";
+        return scene::TextureWrap::clamp_to_edge;
+    }
+    const auto wrap = axis.mirror() ? scene::TextureWrap::mirrored_repeat : scene::TextureWrap::repeat;
+    const std::string kind = axis.mirror() ? "mirrors" : "repeats";
+    if (axis.clamp())
+        note = kind + " every " + std::to_string(period) + " texels, then clamps at texel " + std::to_string(tile_extent) +
+               ": glTF has no " + (axis.mirror() ? "mirror-then-clamp" : "wrap-then-clamp") + " sampler, " +
+               (axis.mirror() ? "MIRRORED_REPEAT" : "REPEAT") + " used";
+    else if (period != texture_size)
+        note = kind + " every " + std::to_string(period) + " texels of a " + size +
+               "-texel image: glTF wraps at the image edge";
+    return wrap;
+}
 
 scene::Scene model_scene(const Model& model, const std::string& name) {
     scene::Scene sc;
@@ -98,7 +206,11 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
     scene::derive_bone_matrices(sc.skeleton);
 
     std::map<std::int32_t, std::size_t> mesh_of;  // material → mesh
+    std::vector<std::int32_t> mesh_material;       // mesh → model material
+    std::vector<bool> any_lit, any_unlit;          // per mesh
     std::vector<std::map<std::pair<std::uint32_t, std::int32_t>, std::uint32_t>> vertex_of;
+    std::vector<std::vector<scene::Vec4>> colours;  // per mesh, per vertex (linear RGBA)
+    std::vector<std::vector<bool>> vertex_unlit;    // per mesh, per vertex: drawn unlit first
     for (const auto& tri : model.triangles) {
         const ModelDraw& d = model.draws[tri.dl];
         auto [it, fresh] = mesh_of.try_emplace(d.material, sc.meshes.size());
@@ -108,7 +220,11 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
             mesh.material = static_cast<std::uint32_t>(sc.materials.size());
             sc.materials.push_back(mesh.name);
             sc.meshes.push_back(std::move(mesh));
+            mesh_material.push_back(d.material);
+            any_lit.push_back(false);
+            any_unlit.push_back(false);
             vertex_of.emplace_back();
+            colours.emplace_back();
         }
         scene::Mesh& mesh = sc.meshes[it->second];
         std::uint32_t w = 1, h = 1;
@@ -120,6 +236,7 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
             }
         }
         const bool lit = (tri.geometry_mode & n64::gbi::g_lighting) != 0;
+        (lit ? any_lit : any_unlit)[it->second] = true;
         std::array<std::uint32_t, 3> idx{};
         std::array<Vec3, 3> pos{};
         for (int c = 0; c < 3; ++c) {
@@ -146,6 +263,7 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
                 mesh.uv0.push_back(uv);
                 mesh.uv1.push_back(uv);
                 mesh.influences.push_back({{static_cast<std::uint32_t>(bone), 1.0f}});
+                colours[it->second].push_back(vertex_colour(v, lit));
             }
             idx[c] = vi->second;
         }
@@ -159,6 +277,14 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
                 for (std::uint32_t i : idx) mesh.normals[i] = {n[0] / l, n[1] / l, n[2] / l};
         }
         mesh.triangles.push_back(idx);
+    }
+    for (std::size_t m = 0; m < sc.meshes.size(); ++m) {
+        // Colours only where some triangle was drawn unlit (lit vertices hold normals there).
+        if (any_unlit[m]) sc.meshes[m].colours = std::move(colours[m]);
+        sc.material_info.push_back(material_info(model, mesh_material[m], !any_lit[m], sc.warnings));
+        if (any_unlit[m])
+            for (const auto& c : sc.meshes[m].colours)
+                if (c[3] < 1.0f) sc.material_info.back().alpha = scene::AlphaMode::blend;
     }
     return sc;
 }
@@ -176,8 +302,14 @@ TextureExport export_textures(const Model& model, const fs::path& dir) {
         n64::TileAxis s, tt;
         for (std::size_t m : model.materials_with_texture(t))
             if (model.materials[m].load) {
-                s = model.materials[m].load->render.s;
-                tt = model.materials[m].load->render.t;
+                const n64::TileState& render = model.materials[m].load->render;
+                s = render.s;
+                tt = render.t;
+                std::string note_s, note_t;
+                gltf_wrap(s, tile_extent(render.uls, render.lrs), tex.descriptor.width, note_s);
+                gltf_wrap(tt, tile_extent(render.ult, render.lrt), tex.descriptor.height, note_t);
+                if (!note_s.empty()) f.wrap_note = "s: " + note_s;
+                if (!note_t.empty()) f.wrap_note += (f.wrap_note.empty() ? "t: " : "; t: ") + note_t;
                 break;
             }
         f.wrap_s = wrap_name(s);
@@ -193,7 +325,7 @@ TextureExport export_textures(const Model& model, const fs::path& dir) {
                 pi.width = tex.descriptor.width;
                 pi.height = tex.descriptor.height;
                 for (unsigned i = 0; i < size && first + i < pal.entries.size(); ++i)
-                    pi.palette.push_back(image::from_rgba5551(pal.entries[first + i]));
+                    pi.palette.push_back(entry_colour(pal, pal.entries[first + i]));
                 ByteReader r(tex.data, Endian::big, {}, "texture[" + std::to_string(t) + "]");
                 pi.indices = n64::decode_indices(*tex.format, r, pi.width, pi.height);
                 write_file_atomic(dir / ("tex" + num(t) + "_ci.png"), image::write_png(pi));
@@ -207,7 +339,8 @@ TextureExport export_textures(const Model& model, const fs::path& dir) {
                 ", \"width\": " + std::to_string(tex.descriptor.width) + ", \"height\": " + std::to_string(tex.descriptor.height) +
                 ", \"texel_count\": " + std::to_string(tex.descriptor.texel_count) +
                 ", \"palette\": " + (f.palette ? std::to_string(*f.palette) : std::string("null")) +
-                ", \"wrap_s\": " + json_string(f.wrap_s) + ", \"wrap_t\": " + json_string(f.wrap_t) + "}";
+                ", \"wrap_s\": " + json_string(f.wrap_s) + ", \"wrap_t\": " + json_string(f.wrap_t) +
+                (f.wrap_note.empty() ? std::string() : ", \"wrap_note\": " + json_string(f.wrap_note)) + "}";
         out.textures.push_back(std::move(f));
     }
     json += "\n  ],\n  \"palettes\": [";
@@ -215,14 +348,15 @@ TextureExport export_textures(const Model& model, const fs::path& dir) {
         const auto& pal = model.palettes[p];
         image::RgbaImage img{static_cast<std::uint32_t>(pal.entries.size()), 1, {}};
         for (std::uint16_t e : pal.entries) {
-            const image::Rgba8 c = image::from_rgba5551(e);
+            const image::Rgba8 c = entry_colour(pal, e);
             img.pixels.insert(img.pixels.end(), {c.r, c.g, c.b, c.a});
         }
         const std::string file = "pal" + num(p) + ".png";
         write_file_atomic(dir / file, image::write_png(img));
         out.palettes.push_back(file);
         json += std::string(p ? "," : "") + "\n    {\"index\": " + std::to_string(p) + ", \"file\": " + json_string(file) +
-                ", \"color_count\": " + std::to_string(pal.color_count) + "}";
+                ", \"color_count\": " + std::to_string(pal.color_count) +
+                ", \"format\": " + json_string(n64::to_string(pal.format)) + "}";
     }
     json += "\n  ],\n  \"materials\": [";
     for (std::size_t m = 0; m < model.materials.size(); ++m) {
@@ -237,19 +371,30 @@ TextureExport export_textures(const Model& model, const fs::path& dir) {
     return out;
 }
 
-void export_model(const Model& model, const fs::path& out, std::span<const fs::path> inputs) {
+ModelExport export_model(const Model& model, const fs::path& out, std::span<const fs::path> inputs) {
     std::string ext = out.extension().string();
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    fs::path file = out, dir;
+    ModelExport report;
+    report.file = out;
+    fs::path dir;
     if (ext == ".glb" || ext == ".gltf") {
         dir = out.parent_path().empty() ? fs::path(".") : out.parent_path();
     } else {
         dir = out;
-        file = out / "model.glb";
+        report.file = out / "model.glb";
     }
     fs::create_directories(dir);
-    export_textures(model, dir);
-    scene::export_file(model_scene(model, file.stem().string()), file, inputs);
+    report.warnings = export_textures(model, dir).warnings;
+    const scene::Scene sc = model_scene(model, report.file.stem().string());
+    for (std::size_t m = 0; m < sc.material_info.size(); ++m) {
+        const auto& tex = sc.material_info[m].texture;
+        if (!tex) continue;
+        ++report.embedded_textures;
+        if (!tex->wrap_note.empty()) report.wrap_notes.push_back("material " + sc.materials[m] + ": " + tex->wrap_note);
+    }
+    report.warnings.insert(report.warnings.end(), sc.warnings.begin(), sc.warnings.end());
+    scene::export_file(sc, report.file, inputs);
+    return report;
 }
 
 }  // namespace mod::stadium

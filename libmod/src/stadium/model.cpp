@@ -201,6 +201,7 @@ private:
         if (e.tlut_dl != 0) {
             const n64::gbi::DisplayList& dl = list_at(e.tlut_dl, e.offset + 8, what + ".tlut_dl");
             p.load = n64::find_tlut_load(dl);
+            if (const auto f = tlut_format_set_by(dl)) p.format = *f;
             if (!p.load) m_.warnings.push_back(what + ": the TLUT display list has no LOADTLUT");
             else {
                 if (p.load->address != e.colors)
@@ -246,7 +247,15 @@ private:
         if (mt.palette < -1 || (mt.palette >= 0 && std::size_t(mt.palette) >= m_.palettes.size()))
             fail(at + 0xA, where + ".palette", "palette index " + std::to_string(mt.palette) + " outside the " +
                                                    std::to_string(m_.palettes.size()) + "-entry table");
-        if (mt.material_dl != 0) mt.load = n64::find_texture_load(list_at(mt.material_dl, at + 4, where + ".material_dl"));
+        if (mt.material_dl != 0) {
+            const n64::gbi::DisplayList& dl = list_at(mt.material_dl, at + 4, where + ".material_dl");
+            mt.load = n64::find_texture_load(dl);
+            const auto tt = tlut_format_set_by(dl);
+            if (tt && mt.palette >= 0 && *tt != m_.palettes[std::size_t(mt.palette)].format)
+                m_.warnings.push_back(where + ": the material DL selects " + n64::to_string(*tt) + " TLUTs, palette " +
+                                      std::to_string(mt.palette) + "'s TLUT DL " +
+                                      n64::to_string(m_.palettes[std::size_t(mt.palette)].format));
+        }
         current_material_ = static_cast<std::int32_t>(m_.materials.size());
         m_.materials.push_back(std::move(mt));
     }
@@ -352,6 +361,21 @@ Model read_model(ByteView bytes, const std::string& file, const std::string& pat
     }
 }
 
+std::optional<n64::TlutFormat> tlut_format_set_by(const n64::gbi::DisplayList& list) {
+    constexpr int textlut_shift = 14;  // G_MDSFT_TEXTLUT
+    std::optional<n64::TlutFormat> out;
+    for (const auto& c : list.commands) {
+        const auto* m = std::get_if<n64::gbi::SetOtherMode>(&c);
+        if (!m || !m->high || m->shift() > textlut_shift || m->shift() + int(m->length()) < textlut_shift + 2) continue;
+        switch ((m->data >> textlut_shift) & 3u) {
+        case 2: out = n64::TlutFormat::rgba5551; break;
+        case 3: out = n64::TlutFormat::ia16; break;
+        default: out.reset(); break;
+        }
+    }
+    return out;
+}
+
 std::optional<std::size_t> palette_for_texture(const Model& model, std::size_t texture) {
     for (std::size_t i : model.materials_with_texture(texture))
         if (model.materials[i].palette >= 0) return static_cast<std::size_t>(model.materials[i].palette);
@@ -377,7 +401,7 @@ Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional
     if (!palette) palette = palette_for_texture(model, texture);
     if (!palette || *palette >= model.palettes.size())
         throw Error(ErrorKind::format, path + ": a CI texture no material gives a palette");
-    n64::Tlut tlut{n64::TlutFormat::rgba5551, model.palettes[*palette].entries};
+    n64::Tlut tlut{model.palettes[*palette].format, model.palettes[*palette].entries};
     const unsigned bank = *t.format == n64::TexelFormat::ci4 ? bank_for_texture(model, texture) : 0;
     return n64::decode_ci_rgba(*t.format, r, t.descriptor.width, t.descriptor.height, tlut, bank);
 }

@@ -13,6 +13,16 @@ const ModelPalette& palette_at(const Model& model, std::size_t palette) {
     return model.palettes[palette];
 }
 
+// set/hsv compute in RGBA5551 (image::set_slots, image::hsv_shift): IA16 palettes are refused.
+const ModelPalette& rgba5551_palette_at(const Model& model, std::size_t palette, const char* action) {
+    const ModelPalette& p = palette_at(model, palette);
+    if (p.format != n64::TlutFormat::rgba5551)
+        throw Error(ErrorKind::usage, "palette " + std::to_string(palette) + " holds " + n64::to_string(p.format) +
+                                          " entries; palette " + action +
+                                          " edits RGBA5551 palettes (replace the textures instead)");
+    return p;
+}
+
 std::vector<std::size_t> textures_of_palette(const Model& model, std::size_t palette) {
     std::vector<std::size_t> out;
     for (std::size_t m : model.materials_with_palette(palette))
@@ -45,7 +55,7 @@ double PaletteEditReport::max_rounding_delta_e() const noexcept {
 
 PaletteEditReport set_palette_slots(const Model& model, FragmentImage& image, std::size_t palette,
                                     std::span<const image::SlotColour> requests, std::span<const unsigned> locked) {
-    const ModelPalette& p = palette_at(model, palette);
+    const ModelPalette& p = rgba5551_palette_at(model, palette, "set");
     std::vector<std::uint16_t> entries = p.entries;
     PaletteEditReport r;
     r.palette = palette;
@@ -58,7 +68,7 @@ PaletteEditReport set_palette_slots(const Model& model, FragmentImage& image, st
 PaletteEditReport shift_palette_hsv(const Model& model, FragmentImage& image, std::size_t palette,
                                     const image::HsvShift& shift, std::span<const unsigned> slots,
                                     std::span<const unsigned> locked) {
-    const ModelPalette& p = palette_at(model, palette);
+    const ModelPalette& p = rgba5551_palette_at(model, palette, "hsv");
     std::vector<std::uint16_t> entries = p.entries;
     PaletteEditReport r;
     r.palette = palette;

@@ -3,6 +3,7 @@
 #include "libmod/image/colour.hpp"
 #include "libmod/image/quantise.hpp"
 #include "libmod/n64/texel_load.hpp"
+#include "libmod/stadium/ia16_palette.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -284,6 +285,7 @@ TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_
     if (o.mode == CiMode::shared) usage("shared mode takes several textures (replace_textures_shared)");
     const Slice s = slice_for(model, t, g.format);
     const ModelPalette& pal = model.palettes[s.palette];
+    const bool ia16 = pal.format == n64::TlutFormat::ia16;
     const std::vector<std::uint16_t> sub(pal.entries.begin() + s.first, pal.entries.begin() + s.first + s.size);
     std::vector<std::uint16_t> after = pal.entries;
     Bytes indices;
@@ -291,7 +293,7 @@ TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_
     if (o.mode == CiMode::reindex) {
         image::RemapOptions ro;
         ro.threads = o.threads;
-        auto res = image::remap(one, sub, ro);
+        auto res = ia16 ? remap_ia16(one, sub, ro) : image::remap(one, sub, ro);
         indices = std::move(res.indices[0]);
     } else {
         image::QuantiseOptions q;
@@ -310,7 +312,7 @@ TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_
             q.base = sub;
         }
         for (unsigned l : locked) q.locked.push_back({l, sub[l]});
-        auto res = image::quantise(one, q);
+        auto res = ia16 ? quantise_ia16(one, q) : image::quantise(one, q);
         indices = std::move(res.indices[0]);
         for (unsigned i = 0; i < s.size; ++i) after[s.first + i] = res.palette[i];
         if (o.mode == CiMode::fork) {
@@ -326,7 +328,7 @@ TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_
         if (after[i] != pal.entries[i]) r.written_slots.push_back(i);
     {
         ByteReader rr(texels, Endian::big, {}, tex_name(t));
-        measure(r, rgba, n64::decode_ci_rgba(g.format, rr, g.w, g.h, n64::Tlut{n64::TlutFormat::rgba5551, after},
+        measure(r, rgba, n64::decode_ci_rgba(g.format, rr, g.w, g.h, n64::Tlut{pal.format, after},
                                              s.first / 16));
     }
     if (o.mode == CiMode::fork) {
@@ -379,7 +381,7 @@ std::vector<TextureReport> replace_textures_shared(const Model& model, FragmentI
             if (slot >= s.first && slot < s.first + s.size) locked.insert(slot - s.first);
     }
     for (unsigned l : locked) q.locked.push_back({l, sub[l]});
-    auto res = image::quantise(images, q);
+    auto res = pal.format == n64::TlutFormat::ia16 ? quantise_ia16(images, q) : image::quantise(images, q);
     std::vector<std::uint16_t> after = pal.entries;
     for (unsigned i = 0; i < s.size; ++i) after[s.first + i] = res.palette[i];
     img.write(pal.offset, be16(after));
@@ -398,7 +400,7 @@ std::vector<TextureReport> replace_textures_shared(const Model& model, FragmentI
             if (after[k] != pal.entries[k]) r.written_slots.push_back(k);
         r.touched = touched;
         ByteReader rr(texels, Endian::big, {}, tex_name(textures[i]));
-        measure(r, images[i], n64::decode_ci_rgba(*tex.format, rr, w, h, n64::Tlut{n64::TlutFormat::rgba5551, after}, s.first / 16));
+        measure(r, images[i], n64::decode_ci_rgba(*tex.format, rr, w, h, n64::Tlut{pal.format, after}, s.first / 16));
         out.push_back(std::move(r));
     }
     return out;

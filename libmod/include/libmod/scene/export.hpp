@@ -8,7 +8,11 @@
 // the parents say), one node per mesh (identity transform), and per mesh every skeleton bone
 // as a skin joint (inverse bind = Bone::inverse_bind) with the processed weights (Mesh::skin as
 // weight / 255; computed with default WeightOptions on a copy when the mesh has none).
-// Positions, normals, tangents (+ sign), uv0 and uv1 are written as they are.
+// Positions, normals, tangents (+ sign), uv0 and uv1 are written as they are; Mesh::colours,
+// when filled, as COLOR_0 (glTF) / the first vertex colour set (FBX).
+// Scene::material_info (glTF only; FBX gets names): base colour factor and texture (embedded
+// PNG with a sampler for its wrap modes; wrap_note in the material's extras), alpha mode,
+// KHR_materials_unlit. Materials without an entry are written as names, as before.
 //
 // Round trip (tested): glb/gltf export -> import_file with default options gives the same
 // vertices in the same order, bit for bit (UVs too, except negative V components smaller than
@@ -35,7 +39,9 @@ ExportFormat export_format_for(const std::filesystem::path& path);
 
 // Writes `scene` to `path` atomically (mod::write_file_atomic; for gltf also the .bin), never
 // over one of `inputs`. Throws mod::Error: usage for an unknown extension, format when the
-// scene is inconsistent (check_mesh) or Assimp refuses it, io when writing fails.
+// scene is inconsistent (check_mesh; Mesh::colours neither empty nor one per vertex; more
+// material_info entries than materials; a texture with a zero size or pixels that are not
+// 4 × width × height bytes) or Assimp refuses it, io when writing fails.
 void export_file(const Scene& scene, const std::filesystem::path& path,
                  std::span<const std::filesystem::path> inputs = {});
 

@@ -81,7 +81,41 @@ struct Mesh {
 
     std::vector<std::array<std::uint32_t, 3>> triangles;  // vertex indices
 
+    // Optional vertex colours (glTF COLOR_0): empty, or vertex_count() entries of RGBA in 0..1,
+    // LINEAR light as glTF defines COLOR_0 (a producer holding 8-bit sRGB values converts them
+    // with image::srgb8_to_linear; alpha is not converted). Exporters multiply them with the
+    // material's base colour; importers may leave them empty.
+    std::vector<Vec4> colours;
+
     std::size_t vertex_count() const noexcept { return positions.size(); }
+};
+
+// ---- Optional material records (producers that have textures fill them; others leave them
+// empty, and every consumer that predates them ignores them) ----
+
+// How a texture coordinate outside 0..1 samples (glTF sampler wrapS / wrapT).
+enum class TextureWrap : std::uint8_t { repeat, mirrored_repeat, clamp_to_edge };
+// How the base colour's alpha is used (glTF material alphaMode).
+enum class AlphaMode : std::uint8_t { opaque, mask, blend };
+
+// A material's base colour texture, sampled with uv0.
+struct MaterialTexture {
+    std::string name;  // for messages and the exported image's name (may be empty)
+    std::uint32_t width = 0, height = 0;
+    std::vector<std::uint8_t> rgba;  // 4 × width × height bytes, r,g,b,a, rows top to bottom (sRGB)
+    TextureWrap wrap_s = TextureWrap::repeat, wrap_t = TextureWrap::repeat;
+    // Empty when wrap_s / wrap_t are exactly what the source does; otherwise why they are an
+    // approximation (e.g. the N64's mirror-then-clamp, which glTF has no sampler for).
+    std::string wrap_note;
+};
+
+// Parallel to Scene::materials (entry i describes material i).
+struct MaterialInfo {
+    std::optional<MaterialTexture> texture;
+    Vec4 base_colour{1, 1, 1, 1};  // linear RGBA factor (glTF baseColorFactor)
+    AlphaMode alpha = AlphaMode::opaque;
+    float alpha_cutoff = 0.5f;     // for AlphaMode::mask
+    bool unlit = false;            // shaded by nothing but base colour × vertex colour (KHR_materials_unlit)
 };
 
 struct Scene {
@@ -97,6 +131,8 @@ struct Scene {
     Skeleton skeleton;
     std::vector<Mesh> meshes;
     std::vector<std::string> materials;  // material names, referenced by Mesh::material
+    // Optional: empty, or entries for materials[0 .. size) (textures, wrap modes, alpha).
+    std::vector<MaterialInfo> material_info;
     std::vector<std::string> warnings;   // non-fatal findings (e.g. bind pose disagreements)
 };
 

@@ -184,6 +184,9 @@ public:
     std::int16_t add_texture(TexFormat fmt, TexSize siz, std::uint16_t width, std::uint16_t height, Bytes texels);
     // Palette of 16 or 256 RGBA5551 colours with its TLUT DL (SETTIMG + LOADTLUT). Returns its index.
     std::int16_t add_palette(std::vector<std::uint16_t> colors);
+    // A palette of 16 or 256 IA16 entries: its TLUT DL also selects IA16 TLUTs
+    // (gDPSetTextureLUT(G_TT_IA16) = E3001001 0000C000 before the ENDDL).
+    std::int16_t add_palette_ia16(std::vector<std::uint16_t> entries);
     // Appends vertices to the model's single Vtx array; returns the index of the first.
     std::uint32_t add_vertices(std::span<const Vertex> vertices);
     DlId add_display_list(DisplayList dl);
@@ -191,6 +194,9 @@ public:
     // emits it): SETTILE(load) LOADSYNC LOADBLOCK PIPESYNC SETTILE(render, CI4 palette 0)
     // SETTILESIZE ENDDL.
     DlId add_material_dl(std::int16_t texture);
+    // The same with the render tile's wrap bits per axis (G_TX_MIRROR 1 | G_TX_CLAMP 2; masks
+    // stay log2 of the size).
+    DlId add_material_dl(std::int16_t texture, std::uint8_t cms, std::uint8_t cmt);
     LayoutScript& layout();      // script 0 (created on first use)
     LayoutScript& add_layout();  // another script
     void add_animation(SkeletalAnimation animation);
@@ -217,6 +223,7 @@ private:
     std::uint16_t unknown6_ = 0;
     std::vector<Texture> textures_;
     std::vector<std::vector<std::uint16_t>> palettes_;
+    std::vector<bool> palette_ia16_;  // per palette: the TLUT DL selects IA16
     std::vector<Vertex> vertices_;
     std::vector<DisplayList> dls_;
     std::vector<LayoutScript> layouts_;

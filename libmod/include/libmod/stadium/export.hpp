@@ -10,16 +10,22 @@
 // "untextured" for draws before any 0x23); each vertex belongs wholly to the bone whose matrix
 // drew the G_VTX that loaded it (weight 1), positions in model space (bone bind · vertex).
 // UVs: s/32/width, 1 - t/32/height. Lit vertices (G_LIGHTING when drawn) give their s8 normals;
-// unlit ones get face normals (their vertex colours are not carried: the scene layer has none).
+// unlit ones get face normals, and their RGBA becomes the mesh's vertex colours (sRGB bytes →
+// linear; lit vertices of a mesh that also has unlit triangles get white with their alpha).
 //
-// The scene layer's materials are names only, so textures cannot be embedded in the glb: they
-// are written as PNGs beside it (export_textures) and the material names reference them.
-// glTF samplers would express wrap/mirror/clamp per axis; we record them in textures.json.
+// Materials (Scene::material_info, one per mesh): the texture decoded as that material draws
+// it (its palette, its CI4 bank), embedded in the glb/gltf as PNG with a sampler whose wrap
+// modes come from the material DL's render tile (gltf_wrap; what glTF cannot express is noted
+// in the material's extras.wrap_note), alpha mode from the texels and vertex alphas (a
+// hypothesis, see the doc), unlit (KHR_materials_unlit) when no triangle of the mesh is lit.
+// A texture that cannot be decoded is left out with a Scene::warnings entry.
 
 #include "libmod/scene/model.hpp"
 #include "libmod/stadium/model.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,11 +35,22 @@ namespace mod::stadium {
 // matrices) name the bone.
 scene::Scene model_scene(const Model& model, const std::string& name = "model");
 
+// The glTF wrap mode nearest to what the RDP does along one axis of a render tile, with `note`
+// empty when it is exact and saying what differs otherwise. RDP facts (doc/formats/n64-texels.md
+// §4): mask 0 = no wrapping, coordinates clamp to the tile rectangle (`tile_extent` texels,
+// from SETTILESIZE); mask m > 0 wraps (mirror bit: mirrors) every 2^m texels, and the clamp
+// bit clamps at the tile edge as well. glTF wraps and clamps at the image edge
+// (`texture_size` texels) and has no wrap-then-clamp: such axes get REPEAT/MIRRORED_REPEAT
+// and a note; a clamp reached before the first wrap is an exact CLAMP_TO_EDGE.
+scene::TextureWrap gltf_wrap(const n64::TileAxis& axis, std::uint32_t tile_extent, std::uint32_t texture_size,
+                             std::string& note);
+
 struct TextureFile {
     std::size_t texture = 0;
     std::string file;                   // PNG name in the folder
     std::optional<std::size_t> palette; // palette used to decode (CI)
     std::string wrap_s, wrap_t;         // "repeat", "mirror", "clamp", "mirror+clamp"
+    std::string wrap_note;              // what a glTF sampler cannot express (gltf_wrap), or empty
 };
 
 struct TextureExport {
@@ -46,9 +63,16 @@ struct TextureExport {
 // palette's bank), DIR/palNNN.png (colour_count × 1) and DIR/textures.json. Creates DIR.
 TextureExport export_textures(const Model& model, const std::filesystem::path& dir);
 
+struct ModelExport {
+    std::filesystem::path file;           // the glb / gltf written
+    std::size_t embedded_textures = 0;    // materials whose texture is in the glb / gltf
+    std::vector<std::string> wrap_notes;  // "material NAME: …" where a glTF sampler is approximate
+    std::vector<std::string> warnings;    // scene and texture-folder warnings (textures left out)
+};
+
 // Writes the scene to OUT (.glb/.gltf) with export_textures into OUT's folder, or, when OUT is
 // a folder (no .glb/.gltf extension), OUT/model.glb plus the textures there.
-void export_model(const Model& model, const std::filesystem::path& out,
-                  std::span<const std::filesystem::path> inputs = {});
+ModelExport export_model(const Model& model, const std::filesystem::path& out,
+                         std::span<const std::filesystem::path> inputs = {});
 
 }  // namespace mod::stadium

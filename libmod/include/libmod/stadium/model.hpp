@@ -87,8 +87,10 @@ struct ModelPalette {
     std::uint32_t colors = 0;       // link address
     std::uint32_t offset = 0;       // body offset of the colours
     std::uint32_t tlut_dl = 0;      // link address
-    std::vector<std::uint16_t> entries;  // color_count RGBA5551 values
+    std::vector<std::uint16_t> entries;  // color_count values (RGBA5551 or IA16: `format`)
     std::optional<n64::TlutLoad> load;   // what the TLUT DL loads
+    // The TLUT type the TLUT DL selects (tlut_format_set_by); RGBA5551 when it selects none.
+    n64::TlutFormat format = n64::TlutFormat::rgba5551;
 };
 
 // A display list the layout draws (0x1E, 0x20, 0x21, 0x22), in walk order.
@@ -148,6 +150,14 @@ struct Model {
 // unsupported (usage) when a second 0x17 names different tables.
 Model read_model(Fragment fragment, const std::string& path = "fragment");
 Model read_model(ByteView fragment_bytes, const std::string& file = {}, const std::string& path = "fragment");
+
+// Hypothesis (one place; doc/formats/stadium-model.md "IA16 palettes"): the TLUT type a display
+// list selects is the G_MDSFT_TEXTLUT field (othermode high bits 14..15) of its last
+// G_SETOTHERMODE_H that covers it: 2 (G_TT_RGBA16) → rgba5551, 3 (G_TT_IA16) → ia16; nullopt
+// when the list sets none, or sets G_TT_NONE (0) or the unused value 1. The model reads it from
+// each palette's TLUT DL (the engine calls it before the material DL, §6.3) and warns when a
+// material DL selects another type than its palette's.
+std::optional<n64::TlutFormat> tlut_format_set_by(const n64::gbi::DisplayList& list);
 
 // RGBA8 of a texture: CI through `palette` (the material's, or the first material that uses
 // it; bank from its render tile), others directly. Format/usage errors as the codecs give.

@@ -28,14 +28,15 @@ struct PaletteEditReport {
 };
 
 // Sets slots of palette `palette` (RGBA5551 rounding reported per slot). Usage error for an
-// unknown palette or slot, conflict for a locked slot (see image::set_slots); nothing is
+// unknown palette or slot, for an IA16 palette (ModelPalette::format; set and hsv compute in
+// RGBA5551 — texture replacement quantises IA16 palettes), conflict for a locked slot (see image::set_slots); nothing is
 // written unless every request is valid.
 PaletteEditReport set_palette_slots(const Model& model, FragmentImage& image, std::size_t palette,
                                     std::span<const image::SlotColour> requests,
                                     std::span<const unsigned> locked = {});
 
 // Shifts hue/saturation/value of `slots` (all when empty) of palette `palette`, except locked
-// ones; transparent entries keep their alpha bit.
+// ones; transparent entries keep their alpha bit. Usage error for an IA16 palette.
 PaletteEditReport shift_palette_hsv(const Model& model, FragmentImage& image, std::size_t palette,
                                     const image::HsvShift& shift, std::span<const unsigned> slots = {},
                                     std::span<const unsigned> locked = {});
