@@ -115,20 +115,23 @@ RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map
                                            "; map them with a bone map ('source = target' lines)", scene.source);
     for (auto& mesh : scene.meshes) {
         for (auto& list : mesh.influences) {
-            std::vector<Influence> merged;
-            merged.reserve(list.size());
-            for (const auto& inf : list) {
+            // In place: entry i lands at or before position i, targets in first-seen order,
+            // weights of one target summed in list order.
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                const Influence inf = list[i];
                 if (report.source_to_target[inf.bone] < 0) continue;  // zero weight (checked above)
                 auto t = static_cast<std::uint32_t>(report.source_to_target[inf.bone]);
-                auto same = std::find_if(merged.begin(), merged.end(), [&](const Influence& m) { return m.bone == t; });
-                if (same != merged.end()) {
-                    same->weight += inf.weight;
+                std::size_t same = 0;
+                while (same < kept && list[same].bone != t) ++same;
+                if (same < kept) {
+                    list[same].weight += inf.weight;
                     ++report.merged_influences;
                 } else {
-                    merged.push_back({t, inf.weight});
+                    list[kept++] = {t, inf.weight};
                 }
             }
-            list = std::move(merged);
+            list.resize(kept);
         }
         mesh.skin.clear();
     }

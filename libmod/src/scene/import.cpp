@@ -13,8 +13,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace mod::scene {
 namespace {
@@ -86,12 +89,28 @@ struct FlatNode {
     Mat4 global;
 };
 
-std::vector<FlatNode> flatten(const aiNode* root) {
+// Refuses what Assimp never produces but a hand-built or damaged scene may hold: a null child,
+// a node reached twice (a cycle or a shared subtree) and out-of-range mesh references.
+std::vector<FlatNode> flatten(const aiScene& ai) {
     std::vector<FlatNode> out;
-    std::vector<std::pair<const aiNode*, std::int32_t>> stack{{root, -1}};
+    std::unordered_set<const aiNode*> seen;
+    std::vector<std::pair<const aiNode*, std::int32_t>> stack{{ai.mRootNode, -1}};
     while (!stack.empty()) {
         auto [node, parent] = stack.back();
         stack.pop_back();
+        if (!node) throw Error(ErrorKind::format, "the scene's node tree holds a null node");
+        if (!seen.insert(node).second)
+            throw Error(ErrorKind::format, std::string("node '") + node->mName.C_Str() +
+                                               "' appears twice in the scene's node tree (a cycle or a shared subtree)");
+        if (node->mNumMeshes > 0 && !node->mMeshes)
+            throw Error(ErrorKind::format, std::string("node '") + node->mName.C_Str() + "' lists meshes without an array");
+        for (unsigned k = 0; k < node->mNumMeshes; ++k)
+            if (node->mMeshes[k] >= ai.mNumMeshes)
+                throw Error(ErrorKind::format, std::string("node '") + node->mName.C_Str() + "' names mesh " +
+                                                   std::to_string(node->mMeshes[k]) + " of " +
+                                                   std::to_string(ai.mNumMeshes));
+        if (node->mNumChildren > 0 && !node->mChildren)
+            throw Error(ErrorKind::format, std::string("node '") + node->mName.C_Str() + "' lists children without an array");
         Mat4 local = to_mat4(node->mTransformation);
         Mat4 global = parent < 0 ? local : multiply(out[parent].global, local);
         auto index = static_cast<std::int32_t>(out.size());
@@ -101,12 +120,57 @@ std::vector<FlatNode> flatten(const aiNode* root) {
     return out;
 }
 
+// Every mesh, face and bone array the conversion reads, checked once before it reads them.
+void check_meshes(const aiScene& ai) {
+    if (ai.mNumMeshes > 0 && !ai.mMeshes) throw Error(ErrorKind::format, "the scene lists meshes without an array");
+    for (unsigned m = 0; m < ai.mNumMeshes; ++m) {
+        const aiMesh* mesh = ai.mMeshes[m];
+        if (!mesh) throw Error(ErrorKind::format, "mesh " + std::to_string(m) + " is null");
+        std::string name = "mesh '" + std::string(mesh->mName.C_Str()) + "'";
+        auto bad = [&](const std::string& what) { return Error(ErrorKind::format, name + " " + what); };
+        if (mesh->mNumVertices > 0 && !mesh->mVertices) throw bad("has vertices without positions");
+        if (mesh->mNumFaces > 0 && !mesh->mFaces) throw bad("has faces without a face array");
+        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+            const aiFace& face = mesh->mFaces[f];
+            if (face.mNumIndices > 0 && !face.mIndices) throw bad("face " + std::to_string(f) + " has no index array");
+            for (unsigned i = 0; i < face.mNumIndices; ++i)
+                if (face.mIndices[i] >= mesh->mNumVertices)
+                    throw bad("face " + std::to_string(f) + " names vertex " + std::to_string(face.mIndices[i]) + " of " +
+                         std::to_string(mesh->mNumVertices));
+        }
+        if (mesh->mNumBones > 0 && !mesh->mBones) throw bad("has bones without a bone array");
+        for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+            const aiBone* bone = mesh->mBones[b];
+            if (!bone) throw bad("bone " + std::to_string(b) + " is null");
+            if (bone->mNumWeights > 0 && !bone->mWeights)
+                throw bad("bone '" + std::string(bone->mName.C_Str()) + "' has weights without a weight array");
+        }
+    }
+}
+
+// A metadata value of exactly type T (aiMetadata::Get would dereference a null value).
+template <class T>
+std::optional<T> metadata_value(const aiMetadata& meta, const char* key, aiMetadataType type) {
+    if (!meta.mKeys || !meta.mValues) return std::nullopt;
+    for (unsigned i = 0; i < meta.mNumProperties; ++i)
+        if (std::strcmp(meta.mKeys[i].C_Str(), key) == 0) {
+            if (meta.mValues[i].mType != type || !meta.mValues[i].mData) return std::nullopt;
+            T value;
+            std::memcpy(&value, meta.mValues[i].mData, sizeof value);
+            return value;
+        }
+    return std::nullopt;
+}
+
 class Builder {
 public:
     Builder(const aiScene& ai, std::string source, const ImportOptions& options)
-        : ai_(ai), options_(options), nodes_(flatten(ai.mRootNode)) {
+        : ai_(ai), options_(options) {
         scene_.source = std::move(source);
         scene_.format = lower_extension(scene_.source);
+        if (!ai.mRootNode) fail("the scene has no root node");
+        nodes_ = flatten(ai);
+        check_meshes(ai);
     }
 
     Scene build() {
@@ -138,21 +202,20 @@ private:
         }
         if (!meta) return;
         // FBX stores UnitScaleFactor (centimetres per unit) as a float in Assimp 5.2.5.
-        float f = 0;
-        double d = 0;
-        if (meta->Get("UnitScaleFactor", f) && f > 0 && std::isfinite(f))
-            scene_.file_unit_metres = double(f) / 100.0;
-        else if (meta->Get("UnitScaleFactor", d) && d > 0 && std::isfinite(d))
-            scene_.file_unit_metres = d / 100.0;
-        std::int32_t up = 0, up_sign = 0;
-        if (meta->Get("UpAxis", up) && meta->Get("UpAxisSign", up_sign) && up >= 0 && up <= 2)
-            scene_.file_up_axis = std::pair{int(up), up_sign < 0 ? -1 : 1};
+        auto f = metadata_value<float>(*meta, "UnitScaleFactor", AI_FLOAT);
+        auto d = metadata_value<double>(*meta, "UnitScaleFactor", AI_DOUBLE);
+        if (f && *f > 0 && std::isfinite(*f)) scene_.file_unit_metres = double(*f) / 100.0;
+        else if (d && *d > 0 && std::isfinite(*d)) scene_.file_unit_metres = *d / 100.0;
+        auto up = metadata_value<std::int32_t>(*meta, "UpAxis", AI_INT32);
+        auto up_sign = metadata_value<std::int32_t>(*meta, "UpAxisSign", AI_INT32);
+        if (up && up_sign && *up >= 0 && *up <= 2) scene_.file_up_axis = std::pair{int(*up), *up_sign < 0 ? -1 : 1};
     }
 
     void read_materials() {
+        if (!ai_.mMaterials) return;
         for (unsigned i = 0; i < ai_.mNumMaterials; ++i) {
             aiString name;
-            if (ai_.mMaterials[i]->Get(AI_MATKEY_NAME, name) != AI_SUCCESS) name = aiString("material" + std::to_string(i));
+            if (!ai_.mMaterials[i] || ai_.mMaterials[i]->Get(AI_MATKEY_NAME, name) != AI_SUCCESS) name = aiString("material" + std::to_string(i));
             scene_.materials.emplace_back(name.C_Str());
         }
     }
@@ -264,7 +327,7 @@ private:
             for (unsigned k = 0; k < node->mNumMeshes; ++k) {
                 const aiMesh* mesh = ai_.mMeshes[node->mMeshes[k]];
                 for (unsigned b = 0; b < mesh->mNumBones; ++b) {
-                    std::uint32_t index = bone_index_.at(mesh->mBones[b]->mName.C_Str());
+                    std::uint32_t index = bone_index(*mesh->mBones[b]);
                     if (from_offset[index]) continue;
                     Mat4 offset = to_mat4(mesh->mBones[b]->mOffsetMatrix);
                     bones[index].bind = multiply(nodes_[n].global,
@@ -321,12 +384,21 @@ private:
             const aiNode* node = nodes_[n].node;
             for (unsigned k = 0; k < node->mNumMeshes; ++k) {
                 const aiMesh* mesh = ai_.mMeshes[node->mMeshes[k]];
-                if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
+                if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || !has_triangle(*mesh)) continue;
+                if (mesh->mMaterialIndex >= scene_.materials.size())
+                    fail(std::string("mesh '") + mesh->mName.C_Str() + "' names material " +
+                         std::to_string(mesh->mMaterialIndex) + " of " + std::to_string(scene_.materials.size()));
                 if (mesh->mNumBones == 0 && !options_.allow_unskinned)
                     fail(std::string("mesh '") + mesh->mName.C_Str() + "' has no bones, and a skinned mesh is required");
                 scene_.meshes.push_back(convert_mesh(*mesh, node, multiply(conversion_, nodes_[n].global)));
             }
         }
+    }
+
+    static bool has_triangle(const aiMesh& mesh) {
+        for (unsigned f = 0; f < mesh.mNumFaces; ++f)
+            if (mesh.mFaces[f].mNumIndices == 3) return true;
+        return false;
     }
 
     Mesh convert_mesh(const aiMesh& in, const aiNode* node, const Mat4& transform) {
@@ -344,6 +416,9 @@ private:
             if (!all_finite(p))
                 fail("mesh '" + out.name + "' vertex " + std::to_string(v) + " has a non-finite position");
             out.positions[v] = identity ? p : transform_point(transform, p);
+            if (!all_finite(out.positions[v]))
+                fail("mesh '" + out.name + "' vertex " + std::to_string(v) + " has a non-finite position after the "
+                     "node transform and unit/axis conversion");
             if (in.mNormals) {
                 Vec3 nrm = to_vec3(in.mNormals[v]);
                 out.normals[v] = identity || !all_finite(nrm) ? nrm : normalized(transform_direction(normal_m, nrm));
@@ -388,17 +463,33 @@ private:
         else out.uv1.assign(n, Vec2{0, 0});
     }
 
+    std::uint32_t bone_index(const aiBone& bone) const {
+        auto it = bone_index_.find(bone.mName.C_Str());
+        if (it == bone_index_.end()) fail("bone '" + std::string(bone.mName.C_Str()) + "' is not in the skeleton");
+        return it->second;
+    }
+
     void read_influences(const aiMesh& in, Mesh& out) const {
         if (!has_bones()) return;
-        out.influences.assign(in.mNumVertices, {});
+        // Counted first so that each vertex's list is allocated once, at its final size.
+        std::vector<std::uint32_t> count(in.mNumVertices, 0);
         for (unsigned b = 0; b < in.mNumBones; ++b) {
             const aiBone* bone = in.mBones[b];
-            std::uint32_t index = bone_index_.at(bone->mName.C_Str());
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                std::uint32_t v = bone->mWeights[w].mVertexId;
+                if (v >= in.mNumVertices)
+                    fail("bone '" + std::string(bone->mName.C_Str()) + "' weights vertex " + std::to_string(v) +
+                         " of mesh '" + out.name + "', which has " + std::to_string(in.mNumVertices));
+                ++count[v];
+            }
+        }
+        out.influences.resize(in.mNumVertices);
+        for (std::size_t v = 0; v < in.mNumVertices; ++v) out.influences[v].reserve(count[v]);
+        for (unsigned b = 0; b < in.mNumBones; ++b) {
+            const aiBone* bone = in.mBones[b];
+            std::uint32_t index = bone_index(*bone);
             for (unsigned w = 0; w < bone->mNumWeights; ++w) {
                 const aiVertexWeight& vw = bone->mWeights[w];
-                if (vw.mVertexId >= in.mNumVertices)
-                    fail("bone '" + std::string(bone->mName.C_Str()) + "' weights vertex " + std::to_string(vw.mVertexId) +
-                         " of mesh '" + out.name + "', which has " + std::to_string(in.mNumVertices));
                 out.influences[vw.mVertexId].push_back({index, vw.mWeight});
             }
         }
@@ -415,20 +506,14 @@ private:
     Mat4 conversion_ = identity_matrix;
 };
 
-Scene convert(const aiScene* ai, Assimp::Importer& importer, std::string name, const ImportOptions& options) {
-    if (!ai || !ai->mRootNode)
-        throw Error(ErrorKind::format, std::string("Assimp cannot read it: ") + importer.GetErrorString(), name);
-    try {
-        return Builder(*ai, name, options).build();
-    } catch (Error& e) {
-        e.set_file_if_empty(name);
-        throw;
-    }
+const aiScene& checked(const aiScene* ai, Assimp::Importer& importer, const std::string& name) {
+    if (!ai) throw Error(ErrorKind::format, std::string("Assimp cannot read it: ") + importer.GetErrorString(), name);
+    return *ai;
 }
 
 }  // namespace
 
-Scene import_file(const fs::path& path, const ImportOptions& options) {
+const aiScene& read_with_assimp(Assimp::Importer& importer, const fs::path& path, const ImportOptions& options) {
     std::error_code ec;
     auto status = fs::status(path, ec);
     if (ec || !fs::exists(status)) throw Error(ErrorKind::io, "cannot read: no such file", path.string());
@@ -438,23 +523,40 @@ Scene import_file(const fs::path& path, const ImportOptions& options) {
     if (size > options.max_input_bytes)
         throw Error(ErrorKind::limit, "file of " + std::to_string(size) + " bytes exceeds the import limit of " +
                                           std::to_string(options.max_input_bytes), path.string());
-    Assimp::Importer importer;
     configure(importer);
     // ReadFile (not from memory) so that glTF files find their .bin and images beside them.
-    const aiScene* ai = importer.ReadFile(path.string(), import_flags);
-    return convert(ai, importer, path.string(), options);
+    return checked(importer.ReadFile(path.string(), import_flags), importer, path.string());
 }
 
-Scene import_memory(ByteView data, std::string_view name, const ImportOptions& options) {
+const aiScene& read_with_assimp(Assimp::Importer& importer, ByteView data, std::string_view name,
+                                const ImportOptions& options) {
     if (data.size() > options.max_input_bytes)
         throw Error(ErrorKind::limit, "data of " + std::to_string(data.size()) + " bytes exceeds the import limit",
                     std::string(name));
     if (data.empty()) throw Error(ErrorKind::format, "empty input", std::string(name));
-    Assimp::Importer importer;
     configure(importer);
     std::string hint = lower_extension(name);
-    const aiScene* ai = importer.ReadFileFromMemory(data.data(), data.size(), import_flags, hint.c_str());
-    return convert(ai, importer, std::string(name), options);
+    return checked(importer.ReadFileFromMemory(data.data(), data.size(), import_flags, hint.c_str()), importer,
+                   std::string(name));
+}
+
+Scene convert_assimp_scene(const aiScene& scene, std::string_view name, const ImportOptions& options) {
+    try {
+        return Builder(scene, std::string(name), options).build();
+    } catch (Error& e) {
+        e.set_file_if_empty(std::string(name));
+        throw;
+    }
+}
+
+Scene import_file(const fs::path& path, const ImportOptions& options) {
+    Assimp::Importer importer;
+    return convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options);
+}
+
+Scene import_memory(ByteView data, std::string_view name, const ImportOptions& options) {
+    Assimp::Importer importer;
+    return convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options);
 }
 
 }  // namespace mod::scene

@@ -84,9 +84,10 @@ void check_mesh(const Mesh& mesh, std::string_view where, const MeshCheckOptions
             if (s.count > 4 || (s.count > 0 && sum != 255))
                 fail(vertex_path(where, v, "skin"), "weights do not sum to 255");
         }
-        for (const auto& inf : v < mesh.influences.size() ? mesh.influences[v] : std::vector<Influence>{})
-            if (inf.bone >= options.bone_count)
-                fail(vertex_path(where, v, "influences"), "bone " + std::to_string(inf.bone) + " is outside the skeleton");
+        if (v < mesh.influences.size())
+            for (const auto& inf : mesh.influences[v])
+                if (inf.bone >= options.bone_count)
+                    fail(vertex_path(where, v, "influences"), "bone " + std::to_string(inf.bone) + " is outside the skeleton");
     }
     for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
         for (auto index : mesh.triangles[t])

@@ -25,6 +25,26 @@ struct Slot {
     double weight;
 };
 
+// Insertion sort: stable, and what std::sort itself does for up to 16 elements, so replacing
+// std::sort by it for those sizes changes no result (equal bones are summed in this order).
+template <class Less>
+void insertion_sort(Slot* first, std::size_t n, Less less) {
+    for (std::size_t i = 1; i < n; ++i) {
+        Slot x = first[i];
+        std::size_t j = i;
+        for (; j > 0 && less(x, first[j - 1]); --j) first[j] = first[j - 1];
+        first[j] = x;
+    }
+}
+
+constexpr std::size_t small_sort = 16;  // libstdc++'s insertion-sort threshold
+
+template <class Less>
+void sort_slots(std::vector<Slot>& slots, Less less) {
+    if (slots.size() <= small_sort) insertion_sort(slots.data(), slots.size(), less);
+    else std::sort(slots.begin(), slots.end(), less);
+}
+
 // Step 1: merged, positive, finite entries (sorted by bone so merging is order-independent).
 // Fills `slots` (reused across vertices to avoid an allocation per vertex).
 void positive_entries(std::span<const Influence> influences, const Where& where, std::vector<Slot>& slots) {
@@ -36,7 +56,7 @@ void positive_entries(std::span<const Influence> influences, const Where& where,
                                                " (weights must be finite and not negative)");
         if (inf.weight > 0) slots.push_back({inf.bone, inf.weight});
     }
-    std::sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) { return a.bone < b.bone; });
+    sort_slots(slots, [](const Slot& a, const Slot& b) { return a.bone < b.bone; });
     std::size_t out = 0;
     for (std::size_t i = 0; i < slots.size(); ++i) {
         if (out > 0 && slots[out - 1].bone == slots[i].bone) slots[out - 1].weight += slots[i].weight;
@@ -61,8 +81,8 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
         if (report) ++report->histogram[0];
         return out;
     }
-    // Step 2: largest first, lower bone index on ties.
-    std::sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) {
+    // Step 2: largest first, lower bone index on ties (bones are unique: a total order).
+    sort_slots(slots, [](const Slot& a, const Slot& b) {
         return a.weight != b.weight ? a.weight > b.weight : a.bone < b.bone;
     });
     std::size_t keep = std::min(slots.size(), options.max_influences);
@@ -84,9 +104,11 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
         remainder[i] = scaled - units[i];
         total += units[i];
     }
+    // Slots by remainder descending, earlier slot first on ties (a stable insertion sort).
     std::array<std::size_t, 4> order{0, 1, 2, 3};
-    std::stable_sort(order.begin(), order.begin() + keep,
-                     [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
+    for (std::size_t i = 1; i < keep; ++i)
+        for (std::size_t j = i; j > 0 && remainder[order[j]] > remainder[order[j - 1]]; --j)
+            std::swap(order[j], order[j - 1]);
     for (std::size_t k = 0; total < 255; k = (k + 1) % keep) {
         ++units[order[k]];
         ++total;

@@ -1,129 +1,196 @@
-// Exact welding with every attribute, weights included, in the key (contract: weld.hpp).
+// Welding with every attribute, weights included, in the key (contract: weld.hpp).
 #include "libmod/scene/weld.hpp"
 
 #include "libmod/core/error.hpp"
 
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
-#include <unordered_map>
+#include <type_traits>
 
 namespace mod::scene {
 namespace {
 
-template <class T>
-void append_bits(std::string& key, const T& value) {
-    key.append(reinterpret_cast<const char*>(&value), sizeof value);
+// llround(x) for the grid: an exact round-half-away-from-zero for |x| < 2^62 (x - trunc(x) is
+// exact in double), libm beyond (where it also decides what an out-of-range value becomes).
+std::int64_t round_to_grid(double x) {
+    if (!(std::abs(x) < 4.611686018427388e18)) return std::llround(x);
+    auto t = static_cast<std::int64_t>(x);
+    double fraction = x - static_cast<double>(t);
+    if (fraction >= 0.5) ++t;
+    else if (fraction <= -0.5) --t;
+    return t;
 }
 
-template <class T>
-void append_at(std::string& key, const std::vector<T>& values, std::size_t v) {
-    if (v < values.size()) append_bits(key, values[v]);
-    else key.push_back('\0');
-}
+// Everything compared except the raw influence lists (compared separately: variable length).
+// Fixed size without padding, hashed and compared as plain words. Each rounded component is
+// a finite value on the tolerance grid, or (exact mode, or a NaN / infinity) the float's bits
+// with its bit set in `as_bits`, so a rounded value never equals a bit pattern.
+struct Key {
+    std::array<std::uint32_t, 3> position{};  // exact bits
+    std::uint32_t present = 0;                // bit i: attribute i exists for this vertex
+    std::uint32_t as_bits = 0;                // bit c: rounded[c] holds float bits
+    std::uint32_t tangent_sign = 0;           // exact bits
+    std::array<std::int64_t, 10> rounded{};   // normal xyz, tangent xyz, uv0 uv, uv1 uv
+    std::array<std::uint32_t, 4> colour{};    // exact bits
+    std::uint32_t skin_count = 0;
+    std::array<std::uint32_t, 4> skin_bones{};
+    std::array<std::uint8_t, 4> skin_weights{};
 
-// Components rounded to the tolerance grid (NaN and infinities keep their bits).
-template <class A>
-void append_rounded(std::string& key, const A& values, std::size_t count, float tolerance) {
-    for (std::size_t i = 0; i < count; ++i) {
-        float f = values[i];
-        if (!std::isfinite(f) || tolerance <= 0) {
-            append_bits(key, f);
-        } else {
-            auto q = static_cast<long long>(std::llround(double(f) / tolerance));
-            append_bits(key, q);
-        }
+    friend bool operator==(const Key&, const Key&) = default;
+};
+static_assert(sizeof(Key) % 8 == 0 && std::has_unique_object_representations_v<Key>);
+
+enum Present : std::uint32_t { normal = 1, tangent = 2, uv0 = 4, uv1 = 8, colour = 16, skin = 32, influences = 64 };
+
+void round_into(Key& k, std::size_t c, float f, float tolerance) {
+    if (tolerance <= 0 || !std::isfinite(f)) {
+        k.rounded[c] = std::bit_cast<std::int32_t>(f);
+        k.as_bits |= 1u << c;
+    } else {
+        k.rounded[c] = round_to_grid(double(f) / tolerance);
     }
 }
 
-template <class T>
-void append_rounded_at(std::string& key, const std::vector<T>& values, std::size_t v, std::size_t count,
-                       float tolerance) {
-    if (v < values.size()) append_rounded(key, values[v], count, tolerance);
-    else key.push_back('\0');
+std::uint64_t hash_key(const Key& k) {
+    std::array<std::uint64_t, sizeof(Key) / 8> words;
+    std::memcpy(words.data(), &k, sizeof k);
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (std::uint64_t w : words) {
+        h ^= w;
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    return h;
 }
 
-const std::string& vertex_key(const Mesh& m, std::size_t v, float tolerance) {
-    static thread_local std::string key;
-    key.clear();
-    append_bits(key, m.positions[v]);
-    if (tolerance > 0) {
-        append_rounded_at(key, m.normals, v, 3, tolerance);
-        append_rounded_at(key, m.tangents, v, 3, tolerance);
-        if (v < m.tangents.size()) append_bits(key, m.tangents[v][3]);
-        append_rounded_at(key, m.uv0, v, 2, tolerance);
-        append_rounded_at(key, m.uv1, v, 2, tolerance);
-    } else {
-        append_at(key, m.normals, v);
-        append_at(key, m.tangents, v);
-        append_at(key, m.uv0, v);
-        append_at(key, m.uv1, v);
+Key vertex_key(const Mesh& m, std::size_t v, float tolerance) {
+    Key k;
+    for (int i = 0; i < 3; ++i) k.position[i] = std::bit_cast<std::uint32_t>(m.positions[v][i]);
+    if (v < m.normals.size()) {
+        k.present |= Present::normal;
+        for (int i = 0; i < 3; ++i) round_into(k, i, m.normals[v][i], tolerance);
+    }
+    if (v < m.tangents.size()) {
+        k.present |= Present::tangent;
+        for (int i = 0; i < 3; ++i) round_into(k, 3 + i, m.tangents[v][i], tolerance);
+        k.tangent_sign = std::bit_cast<std::uint32_t>(m.tangents[v][3]);
+    }
+    if (v < m.uv0.size()) {
+        k.present |= Present::uv0;
+        for (int i = 0; i < 2; ++i) round_into(k, 6 + i, m.uv0[v][i], tolerance);
+    }
+    if (v < m.uv1.size()) {
+        k.present |= Present::uv1;
+        for (int i = 0; i < 2; ++i) round_into(k, 8 + i, m.uv1[v][i], tolerance);
+    }
+    if (v < m.colours.size()) {
+        k.present |= Present::colour;
+        for (int i = 0; i < 4; ++i) k.colour[i] = std::bit_cast<std::uint32_t>(m.colours[v][i]);
     }
     if (!m.skin.empty()) {
-        append_bits(key, m.skin[v].count);
-        append_bits(key, m.skin[v].bones);
-        append_bits(key, m.skin[v].weights);
+        k.present |= Present::skin;
+        k.skin_count = m.skin[v].count;
+        k.skin_bones = m.skin[v].bones;
+        k.skin_weights = m.skin[v].weights;
     } else if (v < m.influences.size()) {
-        append_bits(key, static_cast<std::uint32_t>(m.influences[v].size()));
-        for (const auto& inf : m.influences[v]) {
-            append_bits(key, inf.bone);
-            append_bits(key, inf.weight);
-        }
+        k.present |= Present::influences;  // the list itself: same_influences
     }
-    return key;
+    return k;
+}
+
+// Raw influence lists in order, weights by bits.
+bool same_influences(const Mesh& m, std::size_t a, std::size_t b) {
+    const auto& x = m.influences[a];
+    const auto& y = m.influences[b];
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (x[i].bone != y[i].bone ||
+            std::bit_cast<std::uint32_t>(x[i].weight) != std::bit_cast<std::uint32_t>(y[i].weight))
+            return false;
+    return true;
+}
+
+// Per-vertex arrays must be empty or have one entry per vertex (what keep() relies on).
+void check_sizes(const Mesh& m) {
+    auto check = [&](std::size_t size, const char* what) {
+        if (size != 0 && size != m.vertex_count())
+            throw Error(ErrorKind::format, "mesh '" + m.name + "' has " + std::to_string(size) + " " + what + " for " +
+                                               std::to_string(m.vertex_count()) + " vertices");
+    };
+    check(m.normals.size(), "normals");
+    check(m.tangents.size(), "tangents");
+    check(m.uv0.size(), "uv0 entries");
+    check(m.uv1.size(), "uv1 entries");
+    check(m.colours.size(), "colours");
+    check(m.influences.size(), "influence lists");
+    check(m.skin.size(), "skin entries");
 }
 
 template <class T>
 void keep(std::vector<T>& values, const std::vector<std::uint32_t>& first_of) {
     if (values.empty()) return;
-    std::vector<T> out;
-    out.reserve(first_of.size());
-    for (auto old : first_of) out.push_back(values[old]);
-    values = std::move(out);
+    // first_of is increasing and first_of[i] >= i: gathering in place moves each value down.
+    for (std::size_t i = 0; i < first_of.size(); ++i)
+        if (first_of[i] != i) values[i] = std::move(values[first_of[i]]);
+    values.resize(first_of.size());
 }
 
 }  // namespace
 
-WeldResult weld(const Mesh& mesh, const WeldOptions& options) {
+WeldResult weld(Mesh mesh, const WeldOptions& options) {
     if (!(options.tolerance >= 0) || !std::isfinite(options.tolerance))
         throw Error(ErrorKind::usage, "the weld tolerance must be a finite value >= 0");
     std::size_t n = mesh.vertex_count();
-    WeldResult result;
-    result.remap.resize(n);
-    // All keys in one buffer first (no allocation per vertex), then a map of views into it.
-    std::string keys;
-    std::vector<std::size_t> ends(n);
-    keys.reserve(n * 96);
-    for (std::size_t v = 0; v < n; ++v) {
-        keys += vertex_key(mesh, v, options.tolerance);
-        ends[v] = keys.size();
-    }
-    std::vector<std::uint32_t> first_of;  // new vertex -> its first old vertex
-    std::unordered_map<std::string_view, std::uint32_t> seen;
-    seen.reserve(n);
-    for (std::size_t v = 0; v < n; ++v) {
-        std::size_t begin = v == 0 ? 0 : ends[v - 1];
-        std::string_view key(keys.data() + begin, ends[v] - begin);
-        auto [it, inserted] = seen.try_emplace(key, static_cast<std::uint32_t>(first_of.size()));
-        if (inserted) first_of.push_back(static_cast<std::uint32_t>(v));
-        result.remap[v] = it->second;
-    }
-    result.mesh = mesh;
-    Mesh& out = result.mesh;
-    keep(out.positions, first_of);
-    keep(out.normals, first_of);
-    keep(out.tangents, first_of);
-    keep(out.uv0, first_of);
-    keep(out.uv1, first_of);
-    keep(out.influences, first_of);
-    keep(out.skin, first_of);
-    for (auto& tri : out.triangles)
-        for (auto& index : tri) {
+    for (const auto& tri : mesh.triangles)
+        for (auto index : tri)
             if (index >= n)
                 throw Error(ErrorKind::format, "mesh '" + mesh.name + "' triangle index " + std::to_string(index) +
                                                    " is out of range (" + std::to_string(n) + " vertices)");
-            index = result.remap[index];
+    check_sizes(mesh);
+    WeldResult result;
+    result.remap.resize(n);
+    std::vector<Key> keys(n);
+    std::vector<std::uint64_t> hashes(n);
+    for (std::size_t v = 0; v < n; ++v) {
+        keys[v] = vertex_key(mesh, v, options.tolerance);
+        hashes[v] = hash_key(keys[v]);
+    }
+    // Open addressing over the first occurrences (slot = first old vertex + 1, 0 = empty).
+    std::size_t capacity = 16;
+    while (capacity < 2 * n) capacity *= 2;
+    std::vector<std::uint32_t> table(capacity, 0);
+    std::vector<std::uint32_t> first_of;  // new vertex -> its first old vertex
+    for (std::size_t v = 0; v < n; ++v) {
+        std::size_t at = hashes[v] & (capacity - 1);
+        for (;; at = (at + 1) & (capacity - 1)) {
+            std::uint32_t slot = table[at];
+            if (slot == 0) {
+                table[at] = static_cast<std::uint32_t>(v + 1);
+                result.remap[v] = static_cast<std::uint32_t>(first_of.size());
+                first_of.push_back(static_cast<std::uint32_t>(v));
+                break;
+            }
+            std::size_t w = slot - 1;
+            if (hashes[w] == hashes[v] && keys[w] == keys[v] && (!(keys[v].present & Present::influences) || same_influences(mesh, w, v))) {
+                result.remap[v] = result.remap[w];
+                break;
+            }
         }
+    }
+    keep(mesh.positions, first_of);
+    keep(mesh.normals, first_of);
+    keep(mesh.tangents, first_of);
+    keep(mesh.uv0, first_of);
+    keep(mesh.uv1, first_of);
+    keep(mesh.influences, first_of);
+    keep(mesh.skin, first_of);
+    keep(mesh.colours, first_of);
+    for (auto& tri : mesh.triangles)
+        for (auto& index : tri) index = result.remap[index];
+    result.mesh = std::move(mesh);
     return result;
 }
 

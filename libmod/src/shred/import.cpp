@@ -5,10 +5,12 @@
 #include "libmod/scene/validate.hpp"
 #include "libmod/scene/weld.hpp"
 #include "libmod/shred/preprocess.hpp"
+#include "libmod/shred/scan.hpp"
 #include "libmod/shred/stream.hpp"
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -76,6 +78,48 @@ std::size_t restore_signs_of_non_finite_normals(scene::Mesh& mesh, const Stream&
         ++restored;
     }
     return restored;
+}
+
+// The target skeleton as retarget needs it: names (and parents) only. Retargeting matches
+// names and replaces the source skeleton with this one, which nothing reads afterwards, so the
+// bind matrices to_scene_skeleton would derive are not needed here.
+scene::Skeleton bone_names(const Skeleton& scp) {
+    scene::Skeleton out;
+    out.bones.resize(scp.bones.size());
+    for (std::size_t i = 0; i < scp.bones.size(); ++i) {
+        out.bones[i].name = scp.bones[i].name;
+        out.bones[i].parent = scp.bones[i].parent == no_parent ? -1 : static_cast<std::int32_t>(scp.bones[i].parent);
+    }
+    return out;
+}
+
+bool same_name(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+// The replaced mesh's stream in the PAK just written. replace_mesh_in_pak has already read the
+// whole new quartet back under shred-quartet/1 (its self-check); this locates the one record
+// through the layout's table (quartet_v1, bounds-checked) and decodes only its stream again,
+// for the report's histograms.
+Stream written_stream(const Bytes& written, const std::string& file, std::string_view quartet_base,
+                      std::size_t mesh_index, std::uint32_t bone_count) {
+    Pak pak = read_pak(written, file);
+    for (const auto& q : find_quartets(pak)) {
+        if (!same_name(q.base, quartet_base)) continue;
+        ByteReader meta(pak.data(q.meta), Endian::big, pak.file + ":" + q.base + " (metadata)", "meta");
+        std::uint32_t table = meta.u32_at(quartet_v1::table_offset_field);
+        std::size_t s = meta.u32_at(table + 4 * mesh_index);
+        std::size_t ep = meta.u32_at(s + metadata_field::stream_offset);
+        StreamContext context;
+        context.vertex_count = meta.u32_at(s + quartet_v1::descriptor_vertex_count);
+        context.bone_count = bone_count;
+        meta.require_at(s + ep, 0);
+        return decode_stream(meta.sub(s + ep, meta.size() - s - ep, ".mesh[" + std::to_string(mesh_index) + "].stream"),
+                             context);
+    }
+    throw Error(ErrorKind::format, "the written PAK has no quartet '" + std::string(quartet_base) + "'", file);
 }
 
 }  // namespace
@@ -218,13 +262,8 @@ SkinnedMesh to_skinned_mesh(const scene::Mesh& m) {
 }
 
 QuartetModel read_pak_quartet(const Pak& pak, std::string_view quartet_base) {
-    auto equal = [](std::string_view a, std::string_view b) {
-        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-                   return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-               });
-    };
     for (const auto& q : find_quartets(pak))
-        if (equal(q.base, quartet_base)) return read_quartet(quartet_files(pak, q), pak.file + ":" + q.base);
+        if (same_name(q.base, quartet_base)) return read_quartet(quartet_files(pak, q), pak.file + ":" + q.base);
     throw Error(ErrorKind::usage, "no quartet '" + std::string(quartet_base) + "' in the PAK", pak.file);
 }
 
@@ -250,15 +289,20 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     if (source.skeleton.bones.empty())
         throw Error(ErrorKind::format, "the source has no skeleton: a SHRED character mesh needs bone weights",
                     source.source);
-    scene::Skeleton target = to_scene_skeleton(model.skeleton);
-    rep.retarget = scene::retarget(source, target, options.bone_map);
+    rep.retarget = scene::retarget(source, bone_names(model.skeleton), options.bone_map);
     rep.weights = scene::process_weights(source);
 
     scene::Mesh merged;
-    merged.name = source.meshes.empty() ? std::string() : source.meshes.front().name;
-    for (const auto& m : source.meshes) append_mesh(merged, m);
+    if (source.meshes.size() == 1) {
+        merged = std::move(source.meshes.front());
+    } else {
+        merged.name = source.meshes.empty() ? std::string() : source.meshes.front().name;
+        for (const auto& m : source.meshes) append_mesh(merged, m);
+    }
+    // From here on the processed skin carries the weights; the raw lists are not needed.
+    merged.influences.clear();
     rep.source_vertices = merged.vertex_count();
-    if (options.weld) merged = scene::weld(merged, {options.weld_tolerance}).mesh;
+    if (options.weld) merged = scene::weld(std::move(merged), {options.weld_tolerance}).mesh;
     rep.welded_vertices = merged.vertex_count();
 
     std::string where = source.source + ": mesh '" + merged.name + "'";
@@ -276,10 +320,10 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     restore_signs_of_non_finite_normals(merged, model.meshes[mesh_index].stream);
 
     Bytes out = replace_mesh_in_pak(pak, quartet_base, mesh_index, to_skinned_mesh(merged), options.replace, &rep.counts);
-    // Read the result back: the new stream is decoded and validated by the quartet reader.
-    Pak written = read_pak(out, pak.file);
-    QuartetModel after = read_pak_quartet(written, quartet_base);
-    stream_histograms(after.meshes[mesh_index].stream, rep.new_batches_by_influence, rep.new_vertices_by_influence);
+    // Read the new stream back (decoded and validated again) for the histograms.
+    Stream after = written_stream(out, pak.file, quartet_base, mesh_index,
+                                  static_cast<std::uint32_t>(model.skeleton.bones.size()));
+    stream_histograms(after, rep.new_batches_by_influence, rep.new_vertices_by_influence);
     return out;
 }
 

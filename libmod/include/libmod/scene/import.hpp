@@ -27,6 +27,12 @@
 #include <string>
 #include <string_view>
 
+// Assimp's types, for the two-step entry points at the end (only their users include Assimp).
+struct aiScene;
+namespace Assimp {
+class Importer;
+}
+
 namespace mod::scene {
 
 // A signed axis permutation: out[i] = sign[i] * in[axis[i]]. Proper rotations and reflections
@@ -79,5 +85,26 @@ Scene import_file(const std::filesystem::path& path, const ImportOptions& option
 // The same from memory; `name` names the data in errors and its extension ("x.fbx") is
 // Assimp's format hint.
 Scene import_memory(ByteView data, std::string_view name, const ImportOptions& options = {});
+
+// The two steps of import_file / import_memory, for callers that hold the Assimp scene
+// themselves (the benchmark times them apart; the fuzz target and hostile-scene tests drive
+// step 2 directly).
+//
+// Step 1: configures `importer` exactly as import_file does and reads the file (or the data)
+// with the same flags. The scene belongs to `importer` and lives until it reads again or is
+// destroyed. Throws what import_file / import_memory throw before conversion (io, limit, and
+// format with Assimp's message when it refuses the input).
+const aiScene& read_with_assimp(Assimp::Importer& importer, const std::filesystem::path& path,
+                                const ImportOptions& options = {});
+const aiScene& read_with_assimp(Assimp::Importer& importer, ByteView data, std::string_view name,
+                                const ImportOptions& options = {});
+
+// Step 2: steps 2-6 of the header comment on a scene Assimp produced (or one built by hand).
+// `name` names the source in errors; its extension selects the format's unit conventions.
+// The scene is not trusted: null arrays or entries, node cycles, node mesh indices out of
+// range, bones naming no node or vertices out of range, faces with out-of-range indices,
+// non-finite positions and (later, in process_weights) non-finite weights are format errors
+// naming the file, never a crash.
+Scene convert_assimp_scene(const aiScene& scene, std::string_view name, const ImportOptions& options = {});
 
 }  // namespace mod::scene

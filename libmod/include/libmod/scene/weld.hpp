@@ -24,10 +24,13 @@ struct WeldOptions {
     float tolerance = 0;
 };
 
-// Merges vertices whose position, normal, tangent (with sign), uv0, uv1 and weights are equal
-// under `options` (weights: Mesh::skin when processed, else the raw influence list in order).
-// The kept vertex is the first occurrence with its exact bits, and new vertices keep the order
-// of their first occurrence, so welding an already welded mesh is the identity (exact mode).
-WeldResult weld(const Mesh& mesh, const WeldOptions& options = {});
+// Merges vertices whose position, normal, tangent (with sign), uv0, uv1, colour and weights
+// are equal under `options` (weights: Mesh::skin when processed, else the raw influence list
+// in order; colours compare exactly). The kept vertex is the first occurrence with its exact
+// bits, and new vertices keep the order of their first occurrence, so welding an already
+// welded mesh is the identity (exact mode). Takes the mesh by value: pass an rvalue to weld
+// without copying it. Throws format when a triangle index is out of range or a per-vertex
+// array is neither empty nor one entry per vertex; usage for a negative or non-finite tolerance.
+WeldResult weld(Mesh mesh, const WeldOptions& options = {});
 
 }  // namespace mod::scene
