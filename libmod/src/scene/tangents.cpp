@@ -1,10 +1,10 @@
 // Tangent generation (contract in tangents.hpp).
 #include "scene/tangents.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
-#include <string>
-#include <unordered_map>
 
 namespace mod::scene {
 namespace {
@@ -39,22 +39,35 @@ std::vector<Vec4> generate_tangents(std::span<const Vec3> positions, std::span<c
     // get one tangent per face. Each vertex then orthogonalises against its own normal.
     std::vector<std::uint32_t> group(n);
     {
-        // Key: the bits of x, y, z, u, v.
+        // Key: the bits of x, y, z, u, v; open addressing over the first vertex of each group.
         using Key = std::array<std::uint32_t, 5>;
-        struct KeyHash {
-            std::size_t operator()(const Key& k) const noexcept {
-                std::uint64_t h = 1469598103934665603ull;
-                for (auto w : k) h = (h ^ w) * 1099511628211ull;
-                return static_cast<std::size_t>(h);
-            }
-        };
-        std::unordered_map<Key, std::uint32_t, KeyHash> groups;
-        groups.reserve(n);
-        for (std::size_t v = 0; v < n; ++v) {
+        auto key_of = [&](std::size_t v) {
             Key key{};
             std::memcpy(key.data(), positions[v].data(), sizeof(Vec3));
             if (v < uv.size()) std::memcpy(key.data() + 3, uv[v].data(), sizeof(Vec2));
-            group[v] = groups.try_emplace(key, static_cast<std::uint32_t>(groups.size())).first->second;
+            return key;
+        };
+        std::size_t capacity = 16;
+        while (capacity < 2 * n) capacity *= 2;
+        std::vector<std::uint32_t> table(capacity, 0);  // first vertex + 1, 0 = empty
+        std::uint32_t groups = 0;
+        for (std::size_t v = 0; v < n; ++v) {
+            Key key = key_of(v);
+            std::uint64_t h = 0;
+            for (auto w : key) h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+            h ^= h >> 29;
+            for (std::size_t at = h & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
+                if (table[at] == 0) {
+                    table[at] = static_cast<std::uint32_t>(v + 1);
+                    group[v] = groups++;
+                    break;
+                }
+                std::size_t first = table[at] - 1;
+                if (key_of(first) == key) {
+                    group[v] = group[first];
+                    break;
+                }
+            }
         }
     }
     std::vector<D3> sdir(n), tdir(n);

@@ -100,7 +100,8 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
     unsigned total = 0;
     for (std::size_t i = 0; i < keep; ++i) {
         double scaled = slots[i].weight / sum * 255.0;
-        units[i] = static_cast<unsigned>(std::min(255.0, std::floor(scaled)));
+        // 0 <= scaled <= 255: the conversion truncates, which is the floor here.
+        units[i] = std::min(255u, static_cast<unsigned>(scaled));
         remainder[i] = scaled - units[i];
         total += units[i];
     }

@@ -19,9 +19,8 @@ std::int64_t round_to_grid(double x) {
     if (!(std::abs(x) < 4.611686018427388e18)) return std::llround(x);
     auto t = static_cast<std::int64_t>(x);
     double fraction = x - static_cast<double>(t);
-    if (fraction >= 0.5) ++t;
-    else if (fraction <= -0.5) --t;
-    return t;
+    // Branch-free: the fraction of noisy normals is unpredictable.
+    return t + static_cast<std::int64_t>(fraction >= 0.5) - static_cast<std::int64_t>(fraction <= -0.5);
 }
 
 // Everything compared except the raw influence lists (compared separately: variable length).
@@ -57,13 +56,9 @@ void round_into(Key& k, std::size_t c, float f, float tolerance) {
 std::uint64_t hash_key(const Key& k) {
     std::array<std::uint64_t, sizeof(Key) / 8> words;
     std::memcpy(words.data(), &k, sizeof k);
-    std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (std::uint64_t w : words) {
-        h ^= w;
-        h *= 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-    }
-    return h;
+    std::uint64_t h = 0;
+    for (std::uint64_t w : words) h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
 }
 
 Key vertex_key(const Mesh& m, std::size_t v, float tolerance) {
@@ -152,20 +147,18 @@ WeldResult weld(Mesh mesh, const WeldOptions& options) {
     check_sizes(mesh);
     WeldResult result;
     result.remap.resize(n);
-    std::vector<Key> keys(n);
-    std::vector<std::uint64_t> hashes(n);
-    for (std::size_t v = 0; v < n; ++v) {
-        keys[v] = vertex_key(mesh, v, options.tolerance);
-        hashes[v] = hash_key(keys[v]);
-    }
     // Open addressing over the first occurrences (slot = first old vertex + 1, 0 = empty).
+    // Only hashes are stored; a candidate's key is rebuilt when its hash matches (about once
+    // per merged vertex), which costs less than keeping every key.
     std::size_t capacity = 16;
     while (capacity < 2 * n) capacity *= 2;
     std::vector<std::uint32_t> table(capacity, 0);
+    std::vector<std::uint64_t> hashes(n);
     std::vector<std::uint32_t> first_of;  // new vertex -> its first old vertex
     for (std::size_t v = 0; v < n; ++v) {
-        std::size_t at = hashes[v] & (capacity - 1);
-        for (;; at = (at + 1) & (capacity - 1)) {
+        const Key key = vertex_key(mesh, v, options.tolerance);
+        const std::uint64_t h = hashes[v] = hash_key(key);
+        for (std::size_t at = h & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
             std::uint32_t slot = table[at];
             if (slot == 0) {
                 table[at] = static_cast<std::uint32_t>(v + 1);
@@ -174,7 +167,8 @@ WeldResult weld(Mesh mesh, const WeldOptions& options) {
                 break;
             }
             std::size_t w = slot - 1;
-            if (hashes[w] == hashes[v] && keys[w] == keys[v] && (!(keys[v].present & Present::influences) || same_influences(mesh, w, v))) {
+            if (hashes[w] == h && vertex_key(mesh, w, options.tolerance) == key &&
+                (!(key.present & Present::influences) || same_influences(mesh, w, v))) {
                 result.remap[v] = result.remap[w];
                 break;
             }
