@@ -35,3 +35,12 @@ cp "$seeds"/png/* "$out/png/"
 "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DPS" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-skin/ps2" --type SKIN --quiet
 "$modkit" sample "$out/stadium-sample" --game stadium --quiet && mkdir -p "$out/stadium-archive" && dd if="$out/stadium-sample/stadium/pokemon_stadium_sample.z64" of="$out/stadium-archive/model_archive.bin" bs=16 skip=599040 count=4096 2>/dev/null && "$modkit" stadium extract "$out/stadium-sample/stadium/pokemon_stadium_sample.z64" "$out/stadium-extract" --quiet && rm "$out/stadium-sample/stadium/pokemon_stadium_sample.z64"
 "$modkit" sample "$out" --game shred --quiet && "$modkit" shred pak extract "$out/shred/char_sample.pak" "$out/shred-entries" --quiet
+# fuzz_stadium_model: the sample ROM's model FRAGMENTs, plus model 2 after a texture replace in
+# fork mode (appended palette, TLUT DL and palette table).
+mkdir -p "$out/stadium-models" && cp "$out/stadium-extract/entries/"*.fragment "$out/stadium-models/"
+"$modkit" sample "$out/stadium-fork" --game stadium --quiet
+"$modkit" stadium textures "$out/stadium-fork/stadium/pokemon_stadium_sample.z64" 2 "$out/stadium-fork/png" --quiet
+"$modkit" stadium texture replace "$out/stadium-fork/stadium/pokemon_stadium_sample.z64" 2 "$out/stadium-fork/fork.z64" \
+  --texture 0 --png "$out/stadium-fork/png/tex000.png" --mode fork --quiet
+"$modkit" stadium extract "$out/stadium-fork/fork.z64" "$out/stadium-fork/extract" --quiet
+cp "$out/stadium-fork/extract/entries/002.fragment" "$out/stadium-models/002_fork.fragment" && rm -r "$out/stadium-fork"

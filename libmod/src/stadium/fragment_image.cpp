@@ -201,6 +201,18 @@ void FragmentImage::write(std::uint32_t at, ByteView data) {
     modified_ = true;
 }
 
+void FragmentImage::write_data(std::uint32_t at, ByteView data, const std::string& what) {
+    for (const Reloc& e : relocs_) {
+        // Every relocated word is 4 bytes at its offset.
+        if (std::uint64_t(e.offset()) + 4 > at && e.offset() < std::uint64_t(at) + data.size())
+            throw Error(ErrorKind::conflict,
+                        what + ": [" + hex(at) + ", +" + hex(data.size()) + ") overlaps the relocated " +
+                            to_string(e.type()) + " word at " + hex(e.offset()) + "; refusing to overwrite it",
+                        {}, no_offset, "fragment");
+    }
+    write(at, data);
+}
+
 std::uint32_t FragmentImage::append(ByteView data, std::uint32_t alignment) {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0) usage("append: alignment must be a power of two");
     const std::uint64_t start = align_up(body_.size(), alignment);

@@ -31,6 +31,7 @@ public:
         for (std::size_t i = 0; i < m_.map.layout_scripts.size(); ++i)
             walk_script(m_.map.layout_scripts[i], "layout[" + std::to_string(i) + "]");
         walk_geometry();
+        collect_structure();
     }
 
 private:
@@ -310,6 +311,21 @@ private:
         m_.triangles = walker.take_triangles();
     }
 
+    void collect_structure() {
+        auto& out = m_.structure;
+        for (const auto& c : m_.commands)
+            out.push_back({c.offset, c.offset + static_cast<std::uint32_t>(c.raw.size()), "layout command " + hex(c.op, 2)});
+        for (const auto& t : m_.textures) out.push_back({t.entry, t.entry + 12, "texture table entry"});
+        for (const auto& p : m_.palettes) out.push_back({p.entry, p.entry + 12, "palette table entry"});
+        if (m_.vertex_count > 0 && m_.vertex_array != 0)
+            out.push_back({m_.vertex_array - base_, m_.vertex_array - base_ + 16u * m_.vertex_count, "vertex array"});
+        for (const auto& [off, list] : lists_)
+            out.push_back({off, off + 8 * static_cast<std::uint32_t>(list.commands.size()), "display list"});
+        std::sort(out.begin(), out.end(), [](const ModelRange& a, const ModelRange& b) {
+            return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+        });
+    }
+
     Model& m_;
     ByteReader r_;
     std::uint32_t base_;
@@ -359,6 +375,15 @@ Model read_model(ByteView bytes, const std::string& file, const std::string& pat
         e.set_file_if_empty(file);
         throw;
     }
+}
+
+void require_plain_data(const Model& model, std::uint32_t at, std::size_t size, const std::string& what) {
+    for (const ModelRange& r : model.structure)
+        if (r.begin < std::uint64_t(at) + size && at < r.end)
+            throw Error(ErrorKind::conflict,
+                        what + ": [" + hex(at) + ", +" + hex(size) + ") shares bytes with the " + r.what + " at " +
+                            hex(r.begin) + "; refusing to overwrite it",
+                        {}, no_offset, "fragment");
 }
 
 std::optional<n64::TlutFormat> tlut_format_set_by(const n64::gbi::DisplayList& list) {

@@ -32,13 +32,15 @@ std::vector<std::size_t> textures_of_palette(const Model& model, std::size_t pal
     return out;
 }
 
-void write_palette(FragmentImage& image, const ModelPalette& p, const std::vector<std::uint16_t>& entries) {
+void write_palette(const Model& model, FragmentImage& image, const ModelPalette& p,
+                   const std::vector<std::uint16_t>& entries) {
+    require_plain_data(model, p.offset, 2 * entries.size(), "palette colours");
     Bytes b;
     for (std::uint16_t e : entries) {
         b.push_back(static_cast<std::uint8_t>(e >> 8));
         b.push_back(static_cast<std::uint8_t>(e));
     }
-    image.write(p.offset, b);
+    image.write_data(p.offset, b, "palette colours");
 }
 
 }  // namespace
@@ -61,7 +63,7 @@ PaletteEditReport set_palette_slots(const Model& model, FragmentImage& image, st
     r.palette = palette;
     r.changes = image::set_slots(entries, requests, locked);
     r.textures = textures_of_palette(model, palette);
-    write_palette(image, p, entries);
+    write_palette(model, image, p, entries);
     return r;
 }
 
@@ -74,7 +76,7 @@ PaletteEditReport shift_palette_hsv(const Model& model, FragmentImage& image, st
     r.palette = palette;
     r.changes = image::hsv_shift(entries, shift, slots, locked);
     r.textures = textures_of_palette(model, palette);
-    write_palette(image, p, entries);
+    write_palette(model, image, p, entries);
     return r;
 }
 

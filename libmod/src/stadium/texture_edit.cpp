@@ -162,9 +162,10 @@ void write_resized(const Model& model, FragmentImage& img, std::size_t t, n64::T
     img.set_pointer(tex.entry + 8, a - img.base());
     const auto fmt = static_cast<std::uint8_t>(n64::image_format(format));
     const auto siz = static_cast<std::uint8_t>(n64::texel_size(format));
-    img.write(tex.entry, Bytes{fmt, siz, static_cast<std::uint8_t>(w >> 8), static_cast<std::uint8_t>(w),
-                               static_cast<std::uint8_t>(h >> 8), static_cast<std::uint8_t>(h),
-                               static_cast<std::uint8_t>(count >> 8), static_cast<std::uint8_t>(count)});
+    img.write_data(tex.entry, Bytes{fmt, siz, static_cast<std::uint8_t>(w >> 8), static_cast<std::uint8_t>(w),
+                                    static_cast<std::uint8_t>(h >> 8), static_cast<std::uint8_t>(h),
+                                    static_cast<std::uint8_t>(count >> 8), static_cast<std::uint8_t>(count)},
+                   tex_name(t) + ".descriptor");
 }
 
 // Appends a copy of palette `p` with `entries`, its TLUT DL and a grown palette table; points
@@ -211,9 +212,11 @@ std::size_t fork_palette(const Model& model, FragmentImage& img, std::size_t t, 
     }
     img.set_pointer(model.tables_command + 0xC, tab);
     const auto count = static_cast<std::uint16_t>(n + 1);
-    img.write(model.tables_command + 4, Bytes{static_cast<std::uint8_t>(count >> 8), static_cast<std::uint8_t>(count)});
+    img.write_data(model.tables_command + 4, Bytes{static_cast<std::uint8_t>(count >> 8), static_cast<std::uint8_t>(count)},
+                   "command 0x17 palette count");
     for (std::size_t m : model.materials_with_texture(t))
-        img.write(model.materials[m].command + 0xA, Bytes{static_cast<std::uint8_t>(n >> 8), static_cast<std::uint8_t>(n)});
+        img.write_data(model.materials[m].command + 0xA, Bytes{static_cast<std::uint8_t>(n >> 8), static_cast<std::uint8_t>(n)},
+                       "material palette index");
     return n;
 }
 
@@ -239,7 +242,10 @@ Target target_for(const ModelTexture& tex, std::size_t t, const image::RgbaImage
 
 void write_texels(const Model& model, FragmentImage& img, std::size_t t, const Target& g, const Bytes& texels) {
     if (g.resized) write_resized(model, img, t, g.format, g.w, g.h, texels);
-    else img.write(model.textures[t].offset, texels);
+    else {
+        require_plain_data(model, model.textures[t].offset, texels.size(), tex_name(t) + ".texels");
+        img.write_data(model.textures[t].offset, texels, tex_name(t) + ".texels");
+    }
 }
 
 }  // namespace
@@ -336,7 +342,10 @@ TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_
         r.palette_forked = true;
     } else {
         r.palette = s.palette;
-        if (after != pal.entries) img.write(pal.offset, be16(after));
+        if (after != pal.entries) {
+            require_plain_data(model, pal.offset, 2 * after.size(), "palette colours");
+            img.write_data(pal.offset, be16(after), "palette colours");
+        }
         const std::size_t self[1] = {t};
         r.touched = touched_by(model, s.palette, self, pal.entries, after);
     }
@@ -384,7 +393,8 @@ std::vector<TextureReport> replace_textures_shared(const Model& model, FragmentI
     auto res = pal.format == n64::TlutFormat::ia16 ? quantise_ia16(images, q) : image::quantise(images, q);
     std::vector<std::uint16_t> after = pal.entries;
     for (unsigned i = 0; i < s.size; ++i) after[s.first + i] = res.palette[i];
-    img.write(pal.offset, be16(after));
+    require_plain_data(model, pal.offset, 2 * after.size(), "palette colours");
+    img.write_data(pal.offset, be16(after), "palette colours");
     const auto touched = touched_by(model, s.palette, textures, pal.entries, after);
     std::vector<TextureReport> out;
     for (std::size_t i = 0; i < textures.size(); ++i) {
@@ -392,7 +402,8 @@ std::vector<TextureReport> replace_textures_shared(const Model& model, FragmentI
         const std::uint32_t w = tex.descriptor.width, h = tex.descriptor.height;
         const Bytes texels = n64::encode_indices(*tex.format, res.indices[i], w, h,
                                                  n64::trailing_pad(*tex.format, tex.data, std::uint64_t(w) * h));
-        img.write(tex.offset, texels);
+        require_plain_data(model, tex.offset, texels.size(), tex_name(textures[i]) + ".texels");
+        img.write_data(tex.offset, texels, tex_name(textures[i]) + ".texels");
         TextureReport r;
         r.texture = textures[i];
         r.palette = s.palette;

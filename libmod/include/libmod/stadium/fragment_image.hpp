@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace mod::stadium {
@@ -54,6 +55,11 @@ public:
     // Overwrites bytes in place (no layout change). Relocation entries inside the range stay:
     // the caller writes link addresses into pointer words (see set_pointer).
     void write(std::uint32_t at, ByteView data);
+    // Overwrites plain data in place (texels, palette colours, descriptor and command fields):
+    // as write(), but a conflict error naming `what` when the range holds a relocated word
+    // (data overlapping a pointer or the getter's code would corrupt it; only hostile input
+    // lays data out that way).
+    void write_data(std::uint32_t at, ByteView data, const std::string& what);
     // Appends `data` at the end of the body, aligned to `alignment` (zero fill), and returns
     // its link address.
     std::uint32_t append(ByteView data, std::uint32_t alignment = 16);

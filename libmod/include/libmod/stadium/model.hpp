@@ -116,6 +116,12 @@ struct ModelVertex {
     std::array<std::uint8_t, 4> colour{};   // rgba, or s8 normal + alpha when lit
 };
 
+// A byte range of the body the reader interprets.
+struct ModelRange {
+    std::uint32_t begin = 0, end = 0;  // [begin, end)
+    std::string what;                  // e.g. "layout command 0x23", "display list"
+};
+
 struct Model {
     Fragment fragment;
     ModelMap map;  // the pointer walk (model_walk.hpp)
@@ -137,6 +143,9 @@ struct Model {
     // Findings that do not stop the read (a descriptor whose texel count is not w × h, a texture
     // in a format models do not use, a palette count that is not 16 or 256, …).
     std::vector<std::string> warnings;
+    // The structure the reader walked (layout commands, texture/palette table entries, every
+    // display list decoded, the vertex array), sorted by begin: data edits must not overwrite it.
+    std::vector<ModelRange> structure;
 
     // Indices of the materials that use texture `t` / palette `p`.
     std::vector<std::size_t> materials_with_texture(std::size_t t) const;
@@ -150,6 +159,11 @@ struct Model {
 // unsupported (usage) when a second 0x17 names different tables.
 Model read_model(Fragment fragment, const std::string& path = "fragment");
 Model read_model(ByteView fragment_bytes, const std::string& file = {}, const std::string& path = "fragment");
+
+// Conflict error naming `what` when [at, at + size) overlaps Model::structure: texels or palette
+// colours that share bytes with a display list, a command or a table (only hostile input lays
+// data out that way) cannot be rewritten in place without changing that structure.
+void require_plain_data(const Model& model, std::uint32_t at, std::size_t size, const std::string& what);
 
 // Hypothesis (one place; doc/formats/stadium-model.md "IA16 palettes"): the TLUT type a display
 // list selects is the G_MDSFT_TEXTLUT field (othermode high bits 14..15) of its last
