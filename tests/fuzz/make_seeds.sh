@@ -44,3 +44,8 @@ mkdir -p "$out/stadium-models" && cp "$out/stadium-extract/entries/"*.fragment "
   --texture 0 --png "$out/stadium-fork/png/tex000.png" --mode fork --quiet
 "$modkit" stadium extract "$out/stadium-fork/fork.z64" "$out/stadium-fork/extract" --quiet
 cp "$out/stadium-fork/extract/entries/002.fragment" "$out/stadium-models/002_fork.fragment" && rm -r "$out/stadium-fork"
+# Skinned scenes for fuzz_scene_import: a sample SHRED mesh (96 vertices, 3 NaN normals) exported
+# as GLB (our glTF writer) and ASCII FBX (Assimp's fbxa exporter).
+mkdir -p "$out/scene"
+"$modkit" shred export "$out/shred/char_sample.pak" skater01 3 "$out/scene/skater01_mesh3.glb" --quiet
+"$modkit" shred export "$out/shred/char_sample.pak" skater01 3 "$out/scene/skater01_mesh3.fbx" --quiet
