@@ -8,6 +8,7 @@
 #include "libmod/scene/weld.hpp"
 #include "libmod/shred/import.hpp"
 
+#include <limits>
 #include <map>
 #include <set>
 
@@ -102,6 +103,30 @@ void replace_with_corpus(const std::string& file, std::size_t bone_count) {
         BOOST_TEST((shred::encode_stream(after.meshes[m].stream) == shred::encode_stream(before.meshes[m].stream)));
 }
 
+// A small hand-built source: one triangle per mesh on the sample bones Pelvis and Spine.
+scene::Scene triangle_scene(std::size_t meshes) {
+    scene::Scene s;
+    s.source = "hand.fbx";
+    s.skeleton.bones.resize(2);
+    s.skeleton.bones[0].name = "Pelvis";
+    s.skeleton.bones[1].name = "Spine";
+    s.skeleton.bones[1].parent = 0;
+    for (std::size_t i = 0; i < meshes; ++i) {
+        scene::Mesh m;
+        m.name = "tri" + std::to_string(i);
+        float x = float(i);
+        m.positions = {{x, 0, 0}, {x + 1, 0, 0}, {x, 1, 0}};
+        m.normals.assign(3, {0, 0, 1});
+        m.tangents.assign(3, {1, 0, 0, 1});
+        m.uv0 = {{0, 0}, {1, 0}, {0, 1}};
+        m.uv1 = m.uv0;
+        m.influences = {{{0, 1.0f}}, {{0, 0.5f}, {1, 0.5f}}, {{1, 2.0f}}};
+        m.triangles = {{0, 1, 2}};
+        s.meshes.push_back(std::move(m));
+    }
+    return s;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(shred_scene)
@@ -120,6 +145,47 @@ BOOST_AUTO_TEST_CASE(unmapped_weighted_bones_are_refused_with_their_names) {
     BOOST_TEST(e->file().find("huesitos.fbx") != std::string::npos);
     BOOST_TEST((modtest::catch_error([&] { shred::replace_from_scene(pak, "nope", 1, source); })->kind() == ErrorKind::usage));
     BOOST_TEST((modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 9, source); })->kind() == ErrorKind::usage));
+}
+
+BOOST_AUTO_TEST_CASE(hostile_sources_are_refused_cleanly) {
+    shred::Pak pak = sample_pak();
+    // Two meshes merge into one stream of 6 vertices and 2 triangles.
+    shred::SceneReplaceReport report;
+    Bytes out = shred::replace_from_scene(pak, "skater01", 1, triangle_scene(2), {}, &report);
+    BOOST_TEST(report.counts.new_vertices == 6u);
+    BOOST_TEST(report.counts.new_triangles == 2u);
+    BOOST_TEST(report.new_vertices_by_influence == (std::array<std::uint64_t, 5>{0, 4, 2, 0, 0}));
+    BOOST_TEST(shred::read_pak_quartet(shred::read_pak(out, "out.pak"), "skater01").meshes[1].stream.vertices.size() ==
+               6u);
+    auto refused = [&](scene::Scene s, const std::string& what) {
+        auto e = modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 1, std::move(s)); });
+        BOOST_TEST_REQUIRE(e.has_value(), what);
+        BOOST_TEST((e->kind() == ErrorKind::format), what);
+        BOOST_TEST(e->message().find(what) != std::string::npos, e->message());
+    };
+    scene::Scene s = triangle_scene(1);
+    s.meshes[0].triangles.clear();
+    refused(s, "no triangles");
+    s = triangle_scene(1);
+    s.meshes[0].normals.pop_back();
+    refused(s, "2 normals for 3 vertices");
+    s = triangle_scene(1);
+    s.meshes[0].influences[2][0].bone = 7;
+    refused(s, "names bone 7 of a 2-bone skeleton");
+    s = triangle_scene(1);
+    s.meshes[0].influences[1][1].weight = std::numeric_limits<float>::quiet_NaN();
+    refused(s, "vertex 1: bone");
+    s = triangle_scene(1);
+    s.meshes[0].influences[2].clear();
+    refused(s, "vertex 2 has no positive bone weight");
+    s = triangle_scene(1);
+    s.meshes[0].triangles[0][2] = 3;
+    refused(s, "index 3 is out of range");
+    s = triangle_scene(1);
+    s.meshes[0].uv0[0][0] = 1e6f;
+    auto e = modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 1, s); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST((e->kind() == ErrorKind::limit));
 }
 
 BOOST_AUTO_TEST_CASE(export_import_replace_reproduces_the_pak_bytes) {
