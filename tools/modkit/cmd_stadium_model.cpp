@@ -307,7 +307,8 @@ int stadium_texture(const po::variables_map& vm, const Global& g) {
             j.begin_object().field("texture", std::uint64_t(r.texture)).field("mean_delta_e", r.mean_delta_e)
                 .field("max_delta_e", r.max_delta_e).field("opaque_texels", r.opaque_texels)
                 .field("transparent_texels", r.transparent_texels).field("resized", r.resized)
-                .field("palette_forked", r.palette_forked);
+                .field("palette_forked", r.palette_forked).field("palette_added", r.palette_added)
+                .field("palette_detached", r.palette_detached);
             if (r.palette) j.field("palette", std::uint64_t(*r.palette));
             j.key("written_slots").begin_array();
             for (auto v : r.written_slots) j.value(v);
@@ -319,9 +320,10 @@ int stadium_texture(const po::variables_map& vm, const Global& g) {
         return 0;
     }
     for (const auto& r : reports) {
-        std::printf("texture %zu: mean dE %.2f, max dE %.2f over %llu opaque texels%s%s\n", r.texture, r.mean_delta_e,
-                    r.max_delta_e, static_cast<unsigned long long>(r.opaque_texels), r.resized ? ", resized" : "",
-                    r.palette_forked ? ", palette forked" : "");
+        std::printf("texture %zu: mean dE %.2f, max dE %.2f over %llu opaque texels%s%s%s%s\n", r.texture,
+                    r.mean_delta_e, r.max_delta_e, static_cast<unsigned long long>(r.opaque_texels),
+                    r.resized ? ", resized" : "", r.palette_forked ? ", palette forked" : "",
+                    r.palette_added ? ", new palette" : "", r.palette_detached ? ", palette detached" : "");
         if (r.palette) std::printf("  palette %zu, %zu slots written\n", *r.palette, r.written_slots.size());
         if (!r.touched.empty()) {
             std::printf("  other textures whose colours changed:");

@@ -118,7 +118,7 @@ unsigned log2_exact(std::uint32_t v) { return std::has_single_bit(v) ? static_ca
 
 // Rewrites descriptor, texels and the material DLs' load words for a new size/format.
 void write_resized(const Model& model, FragmentImage& img, std::size_t t, n64::TexelFormat format, std::uint32_t w,
-                   std::uint32_t h, const Bytes& texels) {
+                   std::uint32_t h, const Bytes& texels, std::optional<unsigned> ci4_bank = std::nullopt) {
     const ModelTexture& tex = model.textures[t];
     const std::uint64_t count = std::uint64_t(w) * h;
     if (count > 0xFFFF)
@@ -144,7 +144,7 @@ void write_resized(const Model& model, FragmentImage& img, std::size_t t, n64::T
         params.t = load->render.t;
         params.s.mask = static_cast<std::uint8_t>(log2_exact(w));
         params.t.mask = static_cast<std::uint8_t>(log2_exact(h));
-        params.palette = format == n64::TexelFormat::ci4 ? load->render.palette : 0;
+        params.palette = format == n64::TexelFormat::ci4 ? static_cast<std::uint8_t>(ci4_bank.value_or(load->render.palette)) : 0;
         params.tmem = load->render.tmem;
         const auto plan = n64::plan_texture_load(format, w, h, params);
         const std::size_t old_bytes = list.commands.size() * 8;
@@ -168,26 +168,20 @@ void write_resized(const Model& model, FragmentImage& img, std::size_t t, n64::T
                    tex_name(t) + ".descriptor");
 }
 
-// Appends a copy of palette `p` with `entries`, its TLUT DL and a grown palette table; points
-// the materials of texture `t` at it. Returns the new palette's index.
-std::size_t fork_palette(const Model& model, FragmentImage& img, std::size_t t, std::size_t p,
-                         const std::vector<std::uint16_t>& entries) {
+// Appends palette colours `entries` and the TLUT DL `list` (its command `settimg_command` is
+// the SETTIMG, re-aimed at the colours), then a palette table holding every old entry and the
+// new one; points the 0x17 command and the materials of texture `t` at them. Returns the new
+// palette's index.
+std::size_t append_palette(const Model& model, FragmentImage& img, std::size_t t, const std::vector<std::uint16_t>& entries,
+                           gbi::DisplayList list, std::size_t settimg_command) {
     if (model.palettes.size() + 1 > max_model_palettes)
-        throw Error(ErrorKind::limit, tex_name(t) + ": forking a palette would make " +
+        throw Error(ErrorKind::limit, tex_name(t) + ": a new palette would make " +
                                           std::to_string(model.palettes.size() + 1) + " palettes (at most 255)");
-    const ModelPalette& old = model.palettes[p];
-    if (!old.load || old.tlut_dl == 0)
-        throw Error(ErrorKind::conflict, "palette " + std::to_string(p) + " has no TLUT display list to copy");
+    if (model.tables_command == 0) throw Error(ErrorKind::conflict, tex_name(t) + ": the model has no 0x17 command to extend");
     const std::uint32_t colours = img.append(be16(entries), 8) - img.base();
-    // The TLUT DL: the old one with its SETTIMG pointing at the new colours.
-    const std::uint32_t dl_off = model.offset_of(old.tlut_dl, "palette.tlut_dl");
-    ByteReader r(model.fragment.body, Endian::big, {}, "dl@" + hex(dl_off));
-    r.seek(dl_off);
-    gbi::DisplayList list = gbi::decode_list(r);
-    auto& settimg = std::get<gbi::SetTextureImage>(list.commands[old.load->settimg_command]);
-    settimg.address = img.base() + colours;
+    std::get<gbi::SetTextureImage>(list.commands.at(settimg_command)).address = img.base() + colours;
     const std::uint32_t dl = img.append(gbi::encode_list(list), 8) - img.base();
-    img.set_pointer(dl + 8 * static_cast<std::uint32_t>(old.load->settimg_command) + 4, colours);
+    img.set_pointer(dl + 8 * static_cast<std::uint32_t>(settimg_command) + 4, colours);
     // The palette table: every old entry (pointers re-registered at the new sites), then the new one.
     const std::size_t n = model.palettes.size();
     Bytes table;
@@ -196,7 +190,7 @@ std::size_t fork_palette(const Model& model, FragmentImage& img, std::size_t t, 
                       model.fragment.body.begin() + model.palettes[i].entry + 12);
         table.insert(table.end(), e.begin(), e.end());
     }
-    const Bytes e = be_words({old.color_count, img.base() + colours, img.base() + dl});
+    const Bytes e = be_words({static_cast<std::uint32_t>(entries.size()), img.base() + colours, img.base() + dl});
     table.insert(table.end(), e.begin(), e.end());
     const std::uint32_t tab = img.append(table, 8) - img.base();
     for (std::size_t i = 0; i <= n; ++i) {
@@ -220,6 +214,44 @@ std::size_t fork_palette(const Model& model, FragmentImage& img, std::size_t t, 
     return n;
 }
 
+// A copy of palette `p` with `entries` and a copy of its TLUT DL, for texture `t` only.
+std::size_t fork_palette(const Model& model, FragmentImage& img, std::size_t t, std::size_t p,
+                         const std::vector<std::uint16_t>& entries) {
+    const ModelPalette& old = model.palettes[p];
+    if (!old.load || old.tlut_dl == 0)
+        throw Error(ErrorKind::conflict, "palette " + std::to_string(p) + " has no TLUT display list to copy");
+    const std::uint32_t dl_off = model.offset_of(old.tlut_dl, "palette.tlut_dl");
+    ByteReader r(model.fragment.body, Endian::big, {}, "dl@" + hex(dl_off));
+    r.seek(dl_off);
+    return append_palette(model, img, t, entries, gbi::decode_list(r), old.load->settimg_command);
+}
+
+// A new RGBA5551 palette for a texture that was direct colour: its TLUT DL is gDPLoadTLUT
+// (pal16 into `bank`, or pal256) preceded by gDPSetTextureLUT(G_TT_RGBA16), so the TLUT type
+// does not depend on what the engine set before (doc: "CI <-> direct colour").
+std::size_t new_palette(const Model& model, FragmentImage& img, std::size_t t, const std::vector<std::uint16_t>& entries,
+                        unsigned bank) {
+    gbi::DisplayList list;
+    gbi::SetOtherMode textlut;
+    textlut.high = true;
+    textlut.shift_byte = 32 - 14 - 2;  // G_MDSFT_TEXTLUT, 2 bits
+    textlut.length_byte = 1;
+    textlut.data = 0x8000;  // G_TT_RGBA16
+    list.commands.push_back(textlut);
+    const auto load = n64::tlut_load_commands(0, static_cast<unsigned>(entries.size()), bank);
+    list.commands.insert(list.commands.end(), load.begin(), load.end());
+    std::size_t settimg = 0;
+    while (!std::holds_alternative<gbi::SetTextureImage>(list.commands.at(settimg))) ++settimg;
+    return append_palette(model, img, t, entries, std::move(list), settimg);
+}
+
+// The materials drawing texture `t` stop naming a palette (index −1): the engine then emits
+// gDPSetTextureLUT(G_TT_NONE) for them (reference §6.3 step 3).
+void detach_palette(const Model& model, FragmentImage& img, std::size_t t) {
+    for (std::size_t m : model.materials_with_texture(t))
+        img.write_data(model.materials[m].command + 0xA, Bytes{0xFF, 0xFF}, "material palette index");
+}
+
 struct Target {
     n64::TexelFormat format;
     std::uint32_t w, h;
@@ -235,13 +267,24 @@ Target target_for(const ModelTexture& tex, std::size_t t, const image::RgbaImage
               " " + n64::to_string(*tex.format) + ", the image is " + std::to_string(g.w) + "x" + std::to_string(g.h) + " " +
               n64::to_string(g.format) + ": allow a size/format change explicitly");
     n64::check_dimensions(g.w, g.h);
-    if (g.resized && n64::is_ci(g.format) != n64::is_ci(*tex.format))
-        usage(tex_name(t) + ": changing between CI and direct-colour formats is not supported (palette assignment)");
     return g;
 }
 
-void write_texels(const Model& model, FragmentImage& img, std::size_t t, const Target& g, const Bytes& texels) {
-    if (g.resized) write_resized(model, img, t, g.format, g.w, g.h, texels);
+// CI ↔ direct colour changes the palette of the texture's materials; a material with a
+// texture-animation channel draws other textures through the same palette, so it is refused.
+void check_class_change(const Model& model, std::size_t t) {
+    for (std::size_t m : model.materials_with_texture(t))
+        if (model.materials[m].texture_channel >= 0)
+            throw Error(ErrorKind::conflict, tex_name(t) + ": material " + std::to_string(m) +
+                                                 " animates its texture (channel " +
+                                                 std::to_string(model.materials[m].texture_channel) +
+                                                 "); its palette serves every frame, so the texture cannot change "
+                                                 "between CI and direct colour");
+}
+
+void write_texels(const Model& model, FragmentImage& img, std::size_t t, const Target& g, const Bytes& texels,
+                  std::optional<unsigned> ci4_bank = std::nullopt) {
+    if (g.resized) write_resized(model, img, t, g.format, g.w, g.h, texels, ci4_bank);
     else {
         require_plain_data(model, model.textures[t].offset, texels.size(), tex_name(t) + ".texels");
         img.write_data(model.textures[t].offset, texels, tex_name(t) + ".texels");
@@ -281,14 +324,36 @@ TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_
     r.texture = t;
     r.resized = g.resized;
     const std::uint8_t pad = g.resized ? 0 : n64::trailing_pad(g.format, tex.data, std::uint64_t(g.w) * g.h);
+    if (o.mode == CiMode::shared && n64::is_ci(g.format))
+        usage("shared mode takes several textures (replace_textures_shared)");
+    const bool class_change = n64::is_ci(g.format) != n64::is_ci(*tex.format);
+    if (class_change) check_class_change(model, t);
     if (!n64::is_ci(g.format)) {
         const Bytes texels = n64::encode_rgba(g.format, rgba.pixels, g.w, g.h, pad);
         ByteReader rr(texels, Endian::big, {}, tex_name(t));
         measure(r, rgba, n64::decode_rgba(g.format, rr, g.w, g.h));
         write_texels(model, img, t, g, texels);
+        if (class_change) {
+            detach_palette(model, img, t);
+            r.palette_detached = true;
+        }
         return r;
     }
-    if (o.mode == CiMode::shared) usage("shared mode takes several textures (replace_textures_shared)");
+    if (class_change) {
+        // Direct colour → CI: quantise into a palette of its own (16 or 256 entries, as fork).
+        image::QuantiseOptions q;
+        q.palette_size = g.format == n64::TexelFormat::ci4 ? 16 : 256;
+        q.threads = o.threads;
+        const auto res = image::quantise(std::span<const image::RgbaImage>(&rgba, 1), q);
+        const Bytes texels = n64::encode_indices(g.format, res.indices[0], g.w, g.h);
+        ByteReader rr(texels, Endian::big, {}, tex_name(t));
+        measure(r, rgba, n64::decode_ci_rgba(g.format, rr, g.w, g.h, n64::Tlut{n64::TlutFormat::rgba5551, res.palette}, 0));
+        r.palette = new_palette(model, img, t, res.palette, 0);
+        r.palette_added = true;
+        r.written_slots = res.written_slots;
+        write_texels(model, img, t, g, texels, 0u);
+        return r;
+    }
     const Slice s = slice_for(model, t, g.format);
     const ModelPalette& pal = model.palettes[s.palette];
     const bool ia16 = pal.format == n64::TlutFormat::ia16;

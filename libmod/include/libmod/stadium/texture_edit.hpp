@@ -9,6 +9,14 @@
 // texture (SETTILE/LOADBLOCK|LOADTILE/SETTILE/SETTILESIZE, wrap modes and CI4 bank kept); a
 // material DL shared with another texture is a conflict.
 //
+// Between CI and direct colour (with allow_resize): CI → direct encodes the image directly and
+// sets the palette index of the texture's materials to −1 (the engine then disables TLUTs); the
+// old palette stays in the table. Direct → CI quantises the image into a new RGBA5551 palette of
+// 16 (CI4, bank 0) or 256 (CI8) entries whatever the mode (as fork does; `shared` is a usage
+// error), appended with its own TLUT DL (gDPSetTextureLUT(G_TT_RGBA16) + gDPLoadTLUT) and a grown
+// palette table; the texture's materials point at it. Either way a material of the texture with
+// a texture-animation channel is a conflict (its palette serves the other frames' textures too).
+//
 // CI textures need a palette; the modes:
 //  * reindex     — map onto the existing palette (CI4: the texture's 16-entry bank); the palette
 //                  does not change.
@@ -59,6 +67,8 @@ struct TextureReport {
     bool resized = false;                   // descriptor and load words rewritten
     std::optional<std::size_t> palette;     // the palette it is drawn with afterwards
     bool palette_forked = false;
+    bool palette_added = false;             // direct colour → CI: a new palette was appended
+    bool palette_detached = false;          // CI → direct colour: its materials name no palette now
     std::vector<unsigned> written_slots;    // palette slots changed (absolute indices)
     std::vector<std::size_t> touched;       // other textures whose drawn colours changed
 };
@@ -66,7 +76,8 @@ struct TextureReport {
 // Replaces texture `texture` with `image`. Errors: usage (unknown texture, size/format change
 // without allow_resize, a CI texture without a palette, `shared` mode here), limit (texel count
 // > 65535, 255 palettes, TMEM), conflict (transparent texels with no transparent slot, a
-// material DL shared with another texture).
+// material DL shared with another texture, a texture-animated material when changing between
+// CI and direct colour, texels or colours sharing bytes with structure: require_plain_data).
 TextureReport replace_texture(const Model& model, FragmentImage& image, std::size_t texture,
                               const image::RgbaImage& rgba, const TextureReplaceOptions& options = {});
 
