@@ -99,8 +99,19 @@ scene::AlphaMode alpha_mode_for(const Bytes& rgba) {
 
 std::uint32_t tile_extent(std::uint16_t ul, std::uint16_t lr) { return lr >= ul ? (lr - ul) / 4u + 1u : 0u; }
 
-// The texture of material `material` as drawn: its own palette (else the texture's first
-// material's) and its own CI4 bank.
+// Both axes of a render tile through gltf_wrap; the notes joined ("s: …; t: …"), empty when exact.
+std::string tile_wraps(const n64::TileState& render, std::uint32_t width, std::uint32_t height, scene::TextureWrap& s,
+                       scene::TextureWrap& t) {
+    std::string note_s, note_t;
+    s = gltf_wrap(render.s, tile_extent(render.uls, render.lrs), width, note_s);
+    t = gltf_wrap(render.t, tile_extent(render.ult, render.lrt), height, note_t);
+    std::string note = note_s.empty() ? std::string() : "s: " + note_s;
+    if (!note_t.empty()) note += (note.empty() ? "t: " : "; t: ") + note_t;
+    return note;
+}
+
+// The texture of material `mt` as drawn: its own palette (else the texture's first material's)
+// and its own CI4 bank.
 Bytes decode_material_texture(const Model& model, const ModelMaterial& mt) {
     const std::size_t t = static_cast<std::size_t>(mt.texture);
     const ModelTexture& tex = model.textures.at(t);
@@ -135,11 +146,7 @@ scene::MaterialInfo material_info(const Model& model, std::int32_t material, boo
         return info;
     }
     if (mt.load) {
-        std::string note_s, note_t;
-        st.wrap_s = gltf_wrap(mt.load->render.s, tile_extent(mt.load->render.uls, mt.load->render.lrs), st.width, note_s);
-        st.wrap_t = gltf_wrap(mt.load->render.t, tile_extent(mt.load->render.ult, mt.load->render.lrt), st.height, note_t);
-        if (!note_s.empty()) st.wrap_note = "s: " + note_s;
-        if (!note_t.empty()) st.wrap_note += (st.wrap_note.empty() ? "t: " : "; t: ") + note_t;
+        st.wrap_note = tile_wraps(mt.load->render, st.width, st.height, st.wrap_s, st.wrap_t);
     } else {
         st.wrap_note = "the material DL loads no texture: wrap modes unknown, repeat used";
     }
@@ -305,11 +312,8 @@ TextureExport export_textures(const Model& model, const fs::path& dir) {
                 const n64::TileState& render = model.materials[m].load->render;
                 s = render.s;
                 tt = render.t;
-                std::string note_s, note_t;
-                gltf_wrap(s, tile_extent(render.uls, render.lrs), tex.descriptor.width, note_s);
-                gltf_wrap(tt, tile_extent(render.ult, render.lrt), tex.descriptor.height, note_t);
-                if (!note_s.empty()) f.wrap_note = "s: " + note_s;
-                if (!note_t.empty()) f.wrap_note += (f.wrap_note.empty() ? "t: " : "; t: ") + note_t;
+                scene::TextureWrap ws, wt;
+                f.wrap_note = tile_wraps(render, tex.descriptor.width, tex.descriptor.height, ws, wt);
                 break;
             }
         f.wrap_s = wrap_name(s);
