@@ -1,5 +1,6 @@
 // Yay0 benchmark over ../shared/corpus/yay0: total bytes and MB/s per mode, one thread per
-// stream (the figures issue 2 asks for). Usage: bench_yay0 [REPEATS]
+// stream (the figures issue 2 asks for). Usage: bench_yay0 [REPEATS] [nintendo|best]
+// (a mode restricts the run to it, e.g. for profiling under callgrind)
 #include "timing.hpp"
 
 #include "libmod/codec/yay0.hpp"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 int main(int argc, char** argv) {
@@ -23,7 +25,9 @@ int main(int argc, char** argv) {
     for (auto& in : inputs) input_total += in.size();
     std::printf("corpus: %zu files, %llu bytes\n", inputs.size(), static_cast<unsigned long long>(input_total));
 
+    const std::string only = argc > 2 ? argv[2] : "";
     for (auto mode : {mod::yay0::Mode::nintendo, mod::yay0::Mode::best}) {
+        if (!only.empty() && only != mod::yay0::to_string(mode)) continue;
         std::vector<mod::Bytes> packed(inputs.size());
         auto encode_all = [&] {
             for (std::size_t i = 0; i < inputs.size(); ++i) packed[i] = mod::yay0::encode(inputs[i], mode);

@@ -35,22 +35,28 @@ MatchFinder::MatchFinder(const std::uint8_t* data, std::size_t size)
 // position but x*). Skipping the rest keeps long runs from costing a full window per search.
 template <class Visit>
 void MatchFinder::walk_candidates(std::size_t pos, Visit&& visit) {
-    const std::size_t window_start = pos > max_distance ? pos - max_distance : 0;
+    // Signed, so that the chain's end marker (-1) also fails the window test.
+    const auto window_start = static_cast<std::int32_t>(pos > max_distance ? pos - max_distance : 0);
     const std::uint32_t r = run_length(pos);
-    const std::uint8_t b = data_[pos];
     std::int32_t qi = head_[hash_at(pos)];
-    while (qi >= 0 && static_cast<std::size_t>(qi) >= window_start) {
+    while (qi >= 0 && static_cast<std::size_t>(qi) >= pos) qi = prev_[qi];  // indexed ahead by tail_occurs
+    if (r < 3) {  // pos starts no run, so no candidate needs the run logic below
+        for (; qi >= window_start; qi = prev_[qi]) visit(static_cast<std::size_t>(qi));
+        return;
+    }
+    const std::uint8_t b = data_[pos];
+    while (qi >= window_start) {
         const auto q = static_cast<std::size_t>(qi);
-        if (r >= 3 && data_[q] == b && run_length(q) >= 3) {
+        if (data_[q] == b && run_length(q) >= 3) {
             const std::size_t s = run_start_[q];
             const std::size_t e = run_end_[s];
-            const std::size_t lo = std::max(s, window_start);
+            const std::size_t lo = std::max<std::size_t>(s, static_cast<std::size_t>(window_start));
             if (e >= r) {
                 const std::size_t x = e - r;
                 if (x >= lo && x <= q && x != lo) visit(x);
             }
             visit(lo);
-            if (s < window_start) return;
+            if (s < static_cast<std::size_t>(window_start)) return;
             qi = prev_[s];
         } else {
             visit(q);
@@ -59,16 +65,28 @@ void MatchFinder::walk_candidates(std::size_t pos, Visit&& visit) {
     }
 }
 
+namespace {
+// The hash of three bytes held in the low 24 bits of `v`.
+inline std::uint32_t hash3(std::uint32_t v) { return ((v << 8) * 2654435761u) >> (32 - hash_bits); }
+}  // namespace
+
 std::uint32_t MatchFinder::hash_at(std::size_t pos) const {
-    std::uint32_t v = (std::uint32_t(data_[pos]) << 16) | (std::uint32_t(data_[pos + 1]) << 8) |
-                      data_[pos + 2];
-    return (v * 2654435761u) >> (32 - hash_bits);
+    // One 4-byte load where the input has room (every position but the last indexed one).
+    return hash3(pos + 4 <= size_ ? endian::load_le32(data_ + pos)
+                                  : std::uint32_t(data_[pos]) | (std::uint32_t(data_[pos + 1]) << 8) |
+                                        (std::uint32_t(data_[pos + 2]) << 16));
 }
 
 void MatchFinder::insert_until(std::size_t pos) {
-    std::size_t end = std::min(pos, size_ >= 3 ? size_ - 2 : 0);
+    const std::size_t end = std::min(pos, size_ >= 3 ? size_ - 2 : 0);
+    const std::size_t loads_end = std::min(end, size_ >= 4 ? size_ - 3 : 0);
+    for (; inserted_ < loads_end; ++inserted_) {
+        const std::uint32_t h = hash3(endian::load_le32(data_ + inserted_));
+        prev_[inserted_] = head_[h];
+        head_[h] = static_cast<std::int32_t>(inserted_);
+    }
     for (; inserted_ < end; ++inserted_) {
-        auto h = hash_at(inserted_);
+        const std::uint32_t h = hash_at(inserted_);
         prev_[inserted_] = head_[h];
         head_[h] = static_cast<std::int32_t>(inserted_);
     }
@@ -92,42 +110,71 @@ std::uint32_t MatchFinder::limit_at(std::size_t pos) const {
     return pos >= size_ ? 0 : static_cast<std::uint32_t>(std::min<std::size_t>(size_ - pos, max_match));
 }
 
-bool MatchFinder::may_beat(std::size_t candidate, std::size_t pos, std::uint32_t best) const {
-    if (best < 3) return data_[candidate + best] == data_[pos + best];
-    return endian::load_native<std::uint32_t>(data_ + candidate + best - 3) ==
-           endian::load_native<std::uint32_t>(data_ + pos + best - 3);
+bool MatchFinder::tail_occurs(std::size_t pos, std::uint32_t need) {
+    const std::size_t shift = need - min_match;
+    const std::size_t tail = pos + shift;
+    insert_until(tail);
+    const std::size_t window_start = pos > max_distance ? pos - max_distance : 0;
+    for (std::int32_t qi = head_[hash_at(tail)]; qi >= 0 && static_cast<std::size_t>(qi) >= window_start + shift;
+         qi = prev_[qi]) {
+        const auto q = static_cast<std::size_t>(qi);
+        if (data_[q] == data_[tail] && data_[q + 1] == data_[tail + 1] && data_[q + 2] == data_[tail + 2])
+            return true;
+    }
+    return false;
 }
 
 Match MatchFinder::longest_oldest(std::size_t pos, std::uint32_t at_least) {
     const std::uint32_t limit = limit_at(pos);
     if (limit < min_match || at_least >= limit) return {};
+    const std::uint32_t need = std::max(at_least, min_match - 1) + 1;
+    if (need > min_match && !tail_occurs(pos, need)) return {};
     insert_until(pos);
     // Chains run newest to oldest but the oldest must win ties: gather the candidates, then
     // scan them oldest first, stopping at the first match of the greatest possible length
     // (the oldest such).
-    const std::uint32_t need = std::max(at_least, min_match - 1) + 1;
+    const std::uint8_t* here = data_ + pos;
+    auto word_at = [](const std::uint8_t* p) { return endian::load_native<std::uint32_t>(p); };
     std::size_t count = 0;
     if (need > min_match) {
-        // A look-ahead search: only candidates reaching `need` bytes matter, which the bytes
-        // just before that length already rule out for most of them.
+        // A look-ahead search: only candidates reaching `need` bytes matter, and the 4 bytes
+        // ending at index need - 1 already rule out most of them.
+        const std::uint32_t target = word_at(here + need - 4);
         walk_candidates(pos, [&](std::size_t q) {
-            if (may_beat(q, pos, need - 1)) candidates_[count++] = static_cast<std::int32_t>(q);
+            if (word_at(data_ + q + need - 4) == target) candidates_[count++] = static_cast<std::int32_t>(q);
         });
     } else {
-        walk_candidates(pos, [&](std::size_t q) {
-            candidates_[count++] = static_cast<std::int32_t>(q);
-        });
+        walk_candidates(pos, [&](std::size_t q) { candidates_[count++] = static_cast<std::int32_t>(q); });
     }
+    // A candidate can beat best_len only if it agrees on the bytes just before that length:
+    // byte 2 while nothing is found, then the 4 bytes ending at index best_len.
     Match best;
     std::uint32_t best_len = need - 1;
+    auto take = [&](std::size_t q, std::uint32_t len) {
+        best_len = len;
+        best = {len, static_cast<std::uint32_t>(pos - q)};
+    };
+    if (best_len < min_match) {
+        while (count > 0) {
+            const auto q = static_cast<std::size_t>(candidates_[--count]);
+            if (data_[q + 2] != here[2]) continue;
+            const std::uint32_t len = match_length(q, pos, limit);
+            if (len > best_len) {
+                take(q, len);
+                break;
+            }
+        }
+        if (best_len < min_match || best_len == limit) return best;
+    }
+    std::uint32_t target = word_at(here + best_len - 3);
     while (count > 0) {
-        auto q = static_cast<std::size_t>(candidates_[--count]);
-        if (!may_beat(q, pos, best_len)) continue;
-        std::uint32_t len = match_length(q, pos, limit);
+        const auto q = static_cast<std::size_t>(candidates_[--count]);
+        if (word_at(data_ + q + best_len - 3) != target) continue;
+        const std::uint32_t len = match_length(q, pos, limit);
         if (len > best_len) {
-            best_len = len;
-            best = {len, static_cast<std::uint32_t>(pos - q)};
+            take(q, len);
             if (len == limit) break;
+            target = word_at(here + best_len - 3);
         }
     }
     return best;

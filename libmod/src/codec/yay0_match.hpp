@@ -38,13 +38,16 @@ private:
     template <class Visit>
     void walk_candidates(std::size_t pos, Visit&& visit);
     void insert_until(std::size_t pos);
+    // False when no match of `need` (> 3, <= limit) bytes can exist at `pos`: the last three
+    // bytes of such a match must also occur `need - 3` bytes after some candidate. A search
+    // for a long match (the look-ahead) usually fails, and this check is one short chain
+    // walk instead of a whole candidate walk. Indexes positions up to pos + need - 3, so
+    // the caller's next search must not start before that.
+    bool tail_occurs(std::size_t pos, std::uint32_t need);
     std::uint32_t hash_at(std::size_t pos) const;
     std::uint32_t match_length(std::size_t candidate, std::size_t pos, std::uint32_t limit) const {
         return common_prefix_length(data_ + candidate, data_ + pos, limit);
     }
-    // True when the candidate can be longer than `best` (< limit) bytes: the bytes at index
-    // `best` (and the three before it) agree. A cheap filter before match_length.
-    bool may_beat(std::size_t candidate, std::size_t pos, std::uint32_t best) const;
 
     std::uint32_t run_length(std::size_t i) const {
         return run_end_[run_start_[i]] - static_cast<std::uint32_t>(i);
