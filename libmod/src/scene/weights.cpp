@@ -110,7 +110,7 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
     for (std::size_t i = 1; i < keep; ++i)
         for (std::size_t j = i; j > 0 && remainder[order[j]] > remainder[order[j - 1]]; --j)
             std::swap(order[j], order[j - 1]);
-    for (std::size_t k = 0; total < 255; k = (k + 1) % keep) {
+    for (std::size_t k = 0; total < 255; k = k + 1 == keep ? 0 : k + 1) {
         ++units[order[k]];
         ++total;
     }
