@@ -54,11 +54,19 @@ void round_into(Key& k, std::size_t c, float f, float tolerance) {
 }
 
 std::uint64_t hash_key(const Key& k) {
-    std::array<std::uint64_t, sizeof(Key) / 8> words;
+    constexpr std::size_t n = sizeof(Key) / 8;
+    static_assert(n % 3 == 0);
+    std::array<std::uint64_t, n> words;
     std::memcpy(words.data(), &k, sizeof k);
-    std::uint64_t h = 0;
-    for (std::uint64_t w : words) h = (h ^ w) * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 29);
+    // Three independent multiply chains (a third of the latency of one), then mixed.
+    std::uint64_t a = 1, b = 2, c = 3;
+    for (std::size_t i = 0; i < n; i += 3) {
+        a = (a ^ words[i]) * 0x9E3779B97F4A7C15ull;
+        b = (b ^ words[i + 1]) * 0xC2B2AE3D27D4EB4Full;
+        c = (c ^ words[i + 2]) * 0x165667B19E3779F9ull;
+    }
+    std::uint64_t h = (a ^ (b >> 21) ^ (c << 17)) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
 }
 
 Key vertex_key(const Mesh& m, std::size_t v, float tolerance) {
