@@ -101,10 +101,13 @@ const aiScene& read_with_assimp(Assimp::Importer& importer, ByteView data, std::
 
 // Step 2: steps 2-6 of the header comment on a scene Assimp produced (or one built by hand).
 // `name` names the source in errors; its extension selects the format's unit conventions.
-// The scene is not trusted: null arrays or entries, node cycles, node mesh indices out of
-// range, bones naming no node or vertices out of range, faces with out-of-range indices,
-// non-finite positions and (later, in process_weights) non-finite weights are format errors
-// naming the file, never a crash.
+// The scene is not trusted: a missing root, null arrays or entries, a node reached twice
+// (cycle or shared subtree), node mesh indices out of range, bones naming no node or vertices
+// out of range, faces with out-of-range indices, a material index beyond the materials and
+// positions that are (or become, after transform and conversion) non-finite are format
+// errors naming the file, never a crash. Metadata of the wrong type is ignored; meshes
+// without a triangle face are skipped; weights are kept as stored (process_weights refuses
+// non-finite or negative ones).
 Scene convert_assimp_scene(const aiScene& scene, std::string_view name, const ImportOptions& options = {});
 
 }  // namespace mod::scene
