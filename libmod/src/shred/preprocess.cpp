@@ -51,7 +51,9 @@ std::array<std::uint8_t, 4> quantise_weights(std::span<const Influence> in) {
         bool exact = true;
         for (std::size_t k = 0; k < in.size() && exact; ++k) {
             double x = double(in[k].weight) / sum * 255.0;
-            double r = std::nearbyint(x);
+            // x is in [0, 255]: truncating x + 0.5 rounds to nearest (only exact .5 ties
+            // differ from nearbyint, and those are not "exact" either way).
+            double r = double(static_cast<int>(x + 0.5));
             exact = std::fabs(x - r) < 1e-4;
             out[k] = static_cast<std::uint8_t>(r);
             total += out[k];
@@ -202,7 +204,8 @@ PreprocessResult preprocess(const SkinnedMesh& mesh, const PreprocessOptions& op
     Stream& s = out.stream;
     s.envelope = opt.envelope;
     s.terminal = opt.terminal;
-    s.vertices.resize(n);
+    // Filled in order below: one pass over the records instead of zero-filling them first.
+    s.vertices.reserve(n);
     for (std::size_t i = 0; i < n;) {
         std::size_t j = i + 1;
         while (j < n && keys[j].key == keys[i].key && j - i < max_batch_vertices) ++j;
@@ -215,7 +218,7 @@ PreprocessResult preprocess(const SkinnedMesh& mesh, const PreprocessOptions& op
         for (std::size_t k = i; k < j; ++k) {
             std::uint32_t src = keys[k].index;
             out.order[k] = src;
-            write_vertex(s.vertices[k], mesh.vertices[src], palettes[src]);
+            write_vertex(s.vertices.emplace_back(), mesh.vertices[src], palettes[src]);
         }
         i = j;
     }

@@ -9,39 +9,6 @@ namespace mod::shred {
 static_assert(sizeof(VertexRecord) == record_bytes, "records are stored back to back");
 static_assert(sizeof(BatchHeader) == record_bytes, "headers are raw records");
 
-std::uint32_t VertexRecord::word(std::size_t offset) const noexcept { return endian::load_be32(raw.data() + offset); }
-void VertexRecord::set_word(std::size_t offset, std::uint32_t v) noexcept { endian::store_be32(raw.data() + offset, v); }
-float VertexRecord::f32(std::size_t offset) const noexcept { return std::bit_cast<float>(word(offset)); }
-void VertexRecord::set_f32(std::size_t offset, float v) noexcept { set_word(offset, std::bit_cast<std::uint32_t>(v)); }
-
-std::array<float, 3> VertexRecord::vec3(std::size_t offset) const noexcept {
-    return {f32(offset), f32(offset + 4), f32(offset + 8)};
-}
-void VertexRecord::set_vec3(std::size_t offset, const std::array<float, 3>& v) noexcept {
-    for (std::size_t k = 0; k < 3; ++k) set_f32(offset + 4 * k, v[k]);
-}
-std::array<std::uint16_t, 2> VertexRecord::halves(std::size_t offset) const noexcept {
-    return {endian::load_be16(raw.data() + offset), endian::load_be16(raw.data() + offset + 2)};
-}
-void VertexRecord::set_halves(std::size_t offset, const std::array<std::uint16_t, 2>& v) noexcept {
-    endian::store_be16(raw.data() + offset, v[0]);
-    endian::store_be16(raw.data() + offset + 2, v[1]);
-}
-std::array<std::uint8_t, 4> VertexRecord::weights() const noexcept {
-    const auto* w = raw.data() + vertex_field::weights;
-    return {w[0], w[1], w[2], w[3]};
-}
-void VertexRecord::set_weights(const std::array<std::uint8_t, 4>& w) noexcept {
-    std::copy(w.begin(), w.end(), raw.begin() + vertex_field::weights);
-}
-std::array<float, 2> VertexRecord::uv(int set) const noexcept {
-    auto h = halves(set == 0 ? vertex_field::uv0 : vertex_field::uv1);
-    return {half_to_float(h[0]), half_to_float(h[1])};
-}
-void VertexRecord::set_uv(int set, const std::array<float, 2>& uv) noexcept {
-    set_halves(set == 0 ? vertex_field::uv0 : vertex_field::uv1, {float_to_half(uv[0]), float_to_half(uv[1])});
-}
-
 std::uint16_t BatchHeader::vertex_count() const noexcept { return endian::load_be16(raw.data() + 4); }
 std::uint16_t BatchHeader::influence_count() const noexcept { return endian::load_be16(raw.data() + 6); }
 std::uint32_t BatchHeader::active_slots() const noexcept {

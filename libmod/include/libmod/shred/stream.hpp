@@ -16,8 +16,11 @@
 // reads "STR\xFF" and is an ordinary batch).
 
 #include "libmod/core/bytes.hpp"
+#include "libmod/core/endian.hpp"
+#include "libmod/shred/half.hpp"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -48,34 +51,49 @@ inline constexpr std::size_t uv1 = 0x34;           // f16[2]
 inline constexpr std::size_t trailing = 0x38;      // u8[8], unknown
 }  // namespace vertex_field
 
-// IEEE half <-> float. half_to_float is exact; float_to_half rounds to nearest even, keeps
-// infinities and the top 10 bits of a NaN payload (a quiet bit is forced if they are all 0).
-// float_to_half(half_to_float(h)) == h for every h.
-float half_to_float(std::uint16_t h) noexcept;
-std::uint16_t float_to_half(float f) noexcept;
-
-// Raw 64-byte source vertex with bit-exact accessors.
+// Raw 64-byte source vertex with bit-exact accessors (inline: the preprocessor and the codec
+// touch every field of millions of records).
 struct VertexRecord {
     Record raw{};
 
-    std::uint32_t word(std::size_t offset) const noexcept;
-    void set_word(std::size_t offset, std::uint32_t v) noexcept;
-    float f32(std::size_t offset) const noexcept;
-    void set_f32(std::size_t offset, float v) noexcept;
-    std::array<float, 3> vec3(std::size_t offset) const noexcept;
-    void set_vec3(std::size_t offset, const std::array<float, 3>& v) noexcept;
-    std::array<std::uint16_t, 2> halves(std::size_t offset) const noexcept;
-    void set_halves(std::size_t offset, const std::array<std::uint16_t, 2>& v) noexcept;
+    std::uint32_t word(std::size_t offset) const noexcept { return endian::load_be32(raw.data() + offset); }
+    void set_word(std::size_t offset, std::uint32_t v) noexcept { endian::store_be32(raw.data() + offset, v); }
+    float f32(std::size_t offset) const noexcept { return std::bit_cast<float>(word(offset)); }
+    void set_f32(std::size_t offset, float v) noexcept { set_word(offset, std::bit_cast<std::uint32_t>(v)); }
+    std::array<float, 3> vec3(std::size_t offset) const noexcept {
+        return {f32(offset), f32(offset + 4), f32(offset + 8)};
+    }
+    void set_vec3(std::size_t offset, const std::array<float, 3>& v) noexcept {
+        for (std::size_t k = 0; k < 3; ++k) set_f32(offset + 4 * k, v[k]);
+    }
+    std::array<std::uint16_t, 2> halves(std::size_t offset) const noexcept {
+        return {endian::load_be16(raw.data() + offset), endian::load_be16(raw.data() + offset + 2)};
+    }
+    void set_halves(std::size_t offset, const std::array<std::uint16_t, 2>& v) noexcept {
+        endian::store_be16(raw.data() + offset, v[0]);
+        endian::store_be16(raw.data() + offset + 2, v[1]);
+    }
 
     std::array<float, 3> position() const noexcept { return vec3(vertex_field::position); }
     std::array<float, 3> normal() const noexcept { return vec3(vertex_field::normal); }
     std::array<float, 3> tangent() const noexcept { return vec3(vertex_field::tangent); }
     float tangent_sign() const noexcept { return f32(vertex_field::tangent_sign); }
-    std::array<std::uint8_t, 4> weights() const noexcept;
-    void set_weights(const std::array<std::uint8_t, 4>& w) noexcept;
+    std::array<std::uint8_t, 4> weights() const noexcept {
+        const auto* w = raw.data() + vertex_field::weights;
+        return {w[0], w[1], w[2], w[3]};
+    }
+    void set_weights(const std::array<std::uint8_t, 4>& w) noexcept {
+        for (std::size_t k = 0; k < 4; ++k) raw[vertex_field::weights + k] = w[k];
+    }
     std::uint32_t extra() const noexcept { return word(vertex_field::extra); }
-    std::array<float, 2> uv(int set) const noexcept;  // set 0 or 1, converted from halves
-    void set_uv(int set, const std::array<float, 2>& uv) noexcept;
+    // UV set 0 or 1, converted from / to halves.
+    std::array<float, 2> uv(int set) const noexcept {
+        auto h = halves(set == 0 ? vertex_field::uv0 : vertex_field::uv1);
+        return {half_to_float(h[0]), half_to_float(h[1])};
+    }
+    void set_uv(int set, const std::array<float, 2>& uv) noexcept {
+        set_halves(set == 0 ? vertex_field::uv0 : vertex_field::uv1, {float_to_half(uv[0]), float_to_half(uv[1])});
+    }
 
     friend bool operator==(const VertexRecord&, const VertexRecord&) = default;
 };

@@ -1,12 +1,17 @@
+#pragma once
 // IEEE 754 binary16 <-> binary32 conversion on bits (no floating-point arithmetic, so NaN
-// payloads and signed zeros survive).
-#include "libmod/shred/stream.hpp"
+// payloads and signed zeros survive). Inline: the preprocessor converts four UVs per vertex.
+//
+// half_to_float is exact; float_to_half rounds to nearest even, keeps infinities and the top
+// 10 bits of a NaN payload (a quiet bit is forced if they are all 0).
+// float_to_half(half_to_float(h)) == h for every h.
 
 #include <bit>
+#include <cstdint>
 
 namespace mod::shred {
 
-float half_to_float(std::uint16_t h) noexcept {
+inline float half_to_float(std::uint16_t h) noexcept {
     std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
     std::uint32_t exp = (h >> 10) & 0x1Fu;
     std::uint32_t mant = h & 0x3FFu;
@@ -31,7 +36,7 @@ float half_to_float(std::uint16_t h) noexcept {
     return std::bit_cast<float>(bits);
 }
 
-std::uint16_t float_to_half(float f) noexcept {
+inline std::uint16_t float_to_half(float f) noexcept {
     std::uint32_t bits = std::bit_cast<std::uint32_t>(f);
     std::uint32_t sign = (bits >> 16) & 0x8000u;
     std::int32_t exp = static_cast<std::int32_t>((bits >> 23) & 0xFFu);
