@@ -22,12 +22,12 @@ Bytes synthetic_payload(std::size_t size, std::uint64_t seed) {
             break;
         case 1: {  // RGBA5551 gradient rows
             auto base = static_cast<std::uint16_t>(next(rng));
-            for (unsigned i = 0, n = 32 + next(rng) % 96; i < n; ++i)
+            for (unsigned i = 0, n = 32 + static_cast<unsigned>(next(rng) % 96); i < n; ++i)
                 w.u16(static_cast<std::uint16_t>(base + (i / 4) * 0x42) | 1);
             break;
         }
         case 2: {  // 16-byte vertices: s16 x,y,z, flag, s16 s,t, rgba
-            for (unsigned i = 0, n = 4 + next(rng) % 24; i < n; ++i) {
+            for (unsigned i = 0, n = 4 + static_cast<unsigned>(next(rng) % 24); i < n; ++i) {
                 w.u16(static_cast<std::uint16_t>(next(rng) % 512));
                 w.u16(static_cast<std::uint16_t>(next(rng) % 512));
                 w.u16(static_cast<std::uint16_t>(next(rng) % 64));
