@@ -15,9 +15,21 @@
 //
 // `bench_fbx_replace --profile FILE N` runs only "ours" N times on one corpus file (Assimp
 // reads it once, untimed), for valgrind --tool=callgrind.
+//
+// `bench_fbx_replace --stages FILE N` times the steps of "ours" one by one (CPU ms, best of N),
+// calling the public functions in the order replace_from_scene does, the replacement broken
+// into its own steps (preprocess, write_quartet, the self-check's read_quartet of the new
+// files, repack_pak).
+//
+// `bench_fbx_replace --dump DIR FILE...` writes, for each source file, its converted scene
+// (three import option sets) and the replaced PAK (two meshes, five replace option sets) to
+// DIR, so that a speed change can be checked byte for byte against the previous build
+// (`cmp -r` of two dumps).
 #include "timing.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/scene/validate.hpp"
+#include "libmod/scene/weld.hpp"
 #include "libmod/sample/shred.hpp"
 #include "libmod/scene/import.hpp"
 #include "libmod/shred/import.hpp"
@@ -25,6 +37,8 @@
 #include <assimp/Importer.hpp>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -78,6 +92,175 @@ mod::scene::BoneMap bone_map_for(const fs::path& source, const mod::shred::Skele
     return map;
 }
 
+// The --stages mode described at the top of the file.
+void stages(const fs::path& source, const Target& t, int repeats) {
+    using namespace mod;
+    const char* names[] = {"read_file + read_pak",     "read_pak_quartet",      "convert_assimp_scene",
+                           "retarget",                 "process_weights",       "weld",
+                           "check_mesh + f16 UVs",     "to_skinned_mesh",       "preprocess",
+                           "write_quartet",            "self-check read_quartet", "repack_pak",
+                           "write_file_atomic"};
+    constexpr std::size_t count = std::size(names);
+    std::array<double, count> best;
+    best.fill(1e30);
+    Assimp::Importer importer;
+    const aiScene& ai = scene::read_with_assimp(importer, source);
+    for (int i = 0; i < repeats; ++i) {
+        std::array<Clock, count + 1> at;
+        std::size_t k = 0;
+        at[k++] = Clock::now();
+        shred::Pak pak = shred::read_pak(read_file(t.pak), t.pak.string());
+        at[k++] = Clock::now();
+        shred::QuartetModel model = shred::read_pak_quartet(pak, t.quartet);
+        at[k++] = Clock::now();
+        scene::Scene scene = scene::convert_assimp_scene(ai, source.string());
+        at[k++] = Clock::now();
+        scene::Skeleton names_only;
+        for (const auto& b : model.skeleton.bones) names_only.bones.push_back({b.name});
+        scene::retarget(scene, names_only, t.options.bone_map);
+        at[k++] = Clock::now();
+        scene::process_weights(scene);
+        at[k++] = Clock::now();
+        scene::Mesh mesh = std::move(scene.meshes.front());
+        mesh.influences.clear();
+        mesh = scene::weld(std::move(mesh), {t.options.weld_tolerance}).mesh;
+        at[k++] = Clock::now();
+        scene::MeshCheckOptions check;
+        check.bone_count = model.skeleton.bones.size();
+        check.allow_nan_normals = true;
+        scene::check_mesh(mesh, "mesh", check);
+        scene::check_uv_f16_range(mesh, "mesh");
+        at[k++] = Clock::now();
+        shred::SkinnedMesh skinned = shred::to_skinned_mesh(mesh);
+        at[k++] = Clock::now();
+        shred::PreprocessOptions pre;
+        pre.envelope = model.meshes[1].stream.envelope;
+        pre.terminal = model.meshes[1].stream.terminal;
+        pre.bone_count = static_cast<std::uint32_t>(model.skeleton.bones.size());
+        shred::PreprocessResult r = shred::preprocess(skinned, pre);
+        at[k++] = Clock::now();
+        model.meshes[1].stream = std::move(r.stream);
+        model.meshes[1].triangles = std::move(r.triangles);
+        shred::QuartetFiles files = shred::write_quartet(model);
+        at[k++] = Clock::now();
+        shred::QuartetModel back = shred::read_quartet(files, model.name);
+        at[k++] = Clock::now();
+        std::vector<std::optional<Bytes>> repl(pak.entries.size());
+        for (const auto& q : shred::find_quartets(pak))
+            if (q.base == t.quartet) {
+                repl[q.meta] = std::move(files.meta);
+                repl[q.mmp] = std::move(files.mmp);
+            }
+        Bytes bytes = shred::repack_pak(pak, repl);
+        at[k++] = Clock::now();
+        write_file_atomic(t.out, bytes);
+        at[k++] = Clock::now();
+        for (std::size_t s = 0; s < count; ++s) best[s] = std::min(best[s], at[s + 1].cpu - at[s].cpu);
+    }
+    std::printf("%s (CPU ms, best of %d)\n", source.filename().string().c_str(), repeats);
+    double total = 0;
+    for (std::size_t s = 0; s < count; ++s) {
+        std::printf("  %-34s %7.3f\n", names[s], best[s] * 1e3);
+        total += best[s];
+    }
+    std::printf("  %-34s %7.3f\n", "sum", total * 1e3);
+}
+
+// The converted scene as raw words: every attribute, influence list and bone, in order.
+mod::Bytes scene_bytes(const mod::scene::Scene& s) {
+    mod::Bytes out;
+    auto word = [&](std::uint32_t w) {
+        for (int k = 0; k < 4; ++k) out.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
+    };
+    auto f = [&](float v) { word(std::bit_cast<std::uint32_t>(v)); };
+    auto text = [&](const std::string& t) {
+        word(static_cast<std::uint32_t>(t.size()));
+        out.insert(out.end(), t.begin(), t.end());
+    };
+    word(static_cast<std::uint32_t>(s.skeleton.bones.size()));
+    for (const auto& b : s.skeleton.bones) {
+        text(b.name);
+        word(static_cast<std::uint32_t>(b.parent));
+        for (float v : b.bind) f(v);
+        for (float v : b.inverse_bind) f(v);
+        for (float v : b.local) f(v);
+    }
+    for (const auto& w : s.warnings) text(w);
+    for (const auto& m : s.meshes) {
+        text(m.name);
+        word(m.material);
+        word(static_cast<std::uint32_t>(m.vertex_count()));
+        for (const auto& p : m.positions) for (float v : p) f(v);
+        for (const auto& p : m.normals) for (float v : p) f(v);
+        for (const auto& p : m.tangents) for (float v : p) f(v);
+        for (const auto& p : m.uv0) for (float v : p) f(v);
+        for (const auto& p : m.uv1) for (float v : p) f(v);
+        for (const auto& list : m.influences) {
+            word(static_cast<std::uint32_t>(list.size()));
+            for (const auto& i : list) word(i.bone), f(i.weight);
+        }
+        for (const auto& t : m.triangles) for (auto i : t) word(i);
+    }
+    return out;
+}
+
+// The dump described at the top of the file.
+void dump(const fs::path& dir, const fs::path& source, const Target& base, const mod::shred::Skeleton& skeleton) {
+    using namespace mod;
+    fs::create_directories(dir);
+    const std::string stem = source.filename().string();
+    scene::ImportOptions metres;
+    metres.units = scene::Units::metres;
+    metres.axes = scene::parse_axis_map("zup-to-yup");
+    scene::ImportOptions zero_uv;
+    zero_uv.second_uv = scene::SecondUv::zero;
+    const std::pair<const char*, scene::ImportOptions> imports[] = {{"file", {}}, {"metres", metres}, {"zero_uv", zero_uv}};
+    for (const auto& [name, options] : imports)
+        write_file_atomic(dir / (stem + ".scene." + name), scene_bytes(scene::import_file(source, options)));
+
+    shred::Pak pak = shred::read_pak(read_file(base.pak), base.pak.string());
+    scene::Scene scene = scene::import_file(source);
+    bool names_match = std::all_of(scene.skeleton.bones.begin(), scene.skeleton.bones.end(), [&](const auto& b) {
+        return std::any_of(skeleton.bones.begin(), skeleton.bones.end(), [&](const auto& t) { return t.name == b.name; });
+    });
+    shred::SceneReplaceOptions common;
+    if (!names_match) common.bone_map = bone_map_for(source, skeleton);
+    std::vector<std::pair<std::string, shred::SceneReplaceOptions>> sets(5, {"", common});
+    sets[0].first = "default";
+    sets[1].first = "weld0";
+    sets[1].second.weld_tolerance = 0;
+    sets[2].first = "noweld";
+    sets[2].second.weld = false;
+    sets[3].first = "weld1e-3";
+    sets[3].second.weld_tolerance = 1e-3f;
+    sets[4].first = "source0";
+    sets[4].second.source_mesh = 0;
+    for (std::size_t mesh : {1, 3})
+        for (const auto& [name, options] : sets) {
+            std::string out = stem + ".mesh" + std::to_string(mesh) + "." + name;
+            try {
+                shred::SceneReplaceReport report;
+                Bytes bytes = shred::replace_from_scene(pak, base.quartet, mesh, scene, options, &report);
+                write_file_atomic(dir / (out + ".pak"), bytes);
+                std::string counts = std::to_string(report.source_vertices) + " " +
+                                     std::to_string(report.welded_vertices) + " " +
+                                     std::to_string(report.counts.new_vertices) + " " +
+                                     std::to_string(report.new_vertices_by_influence[4]);
+                const auto& w = report.weights;
+                for (auto c : w.histogram) counts += " " + std::to_string(c);
+                for (auto c : w.source_histogram) counts += " " + std::to_string(c);
+                counts += " " + std::to_string(w.trimmed_vertices) + " " + std::to_string(w.renormalised_vertices) +
+                          " " + std::to_string(w.dropped_by_rounding) + " " +
+                          std::to_string(report.retarget.merged_influences) + " " +
+                          std::to_string(report.counts.meta_size_change) + " " +
+                          std::to_string(report.counts.mmp_size_change) + "\n";
+                write_file_atomic(dir / (out + ".report"), counts);
+            } catch (const Error& e) {
+                write_file_atomic(dir / (out + ".error"), std::string(e.what()));
+            }
+        }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,6 +272,18 @@ int main(int argc, char** argv) {
     Target target{out_dir / "char_sample.pak", "skater01", {}, out_dir / "out.pak"};
     mod::write_file_atomic(target.pak, pak_bytes);
 
+    if (argc >= 4 && std::string(argv[1]) == "--dump") {
+        for (int i = 3; i < argc; ++i) dump(argv[2], argv[i], target, skeleton);
+        fs::remove_all(out_dir);
+        return 0;
+    }
+    if (argc == 4 && std::string(argv[1]) == "--stages") {
+        fs::path path = bench::shared_dir() / "corpus" / "fbx" / argv[2];
+        target.options.bone_map = bone_map_for(path, skeleton);
+        stages(path, target, std::atoi(argv[3]));
+        fs::remove_all(out_dir);
+        return 0;
+    }
     if (argc == 4 && std::string(argv[1]) == "--profile") {
         fs::path path = bench::shared_dir() / "corpus" / "fbx" / argv[2];
         target.options.bone_map = bone_map_for(path, skeleton);

@@ -4,6 +4,7 @@
 #include "libmod/core/error.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace mod::scene {
@@ -65,20 +66,33 @@ void positive_entries(std::span<const Influence> influences, const Where& where,
     slots.resize(out);
 }
 
-SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, const Where& where,
-                     WeightReport* report) {
+// What one vertex adds to a WeightReport (kept per distinct list, see process_weights).
+struct Outcome {
+    std::uint8_t positive = 0;      // positive source influences, 8 meaning 8 or more
+    std::uint8_t final_count = 0;
+    std::uint8_t dropped = 0;       // kept slots that quantised to zero
+    bool trimmed = false, renormalised = false;
+
+    void add_to(WeightReport& r) const {
+        ++r.source_histogram[positive];
+        ++r.histogram[final_count];
+        r.trimmed_vertices += trimmed;
+        r.renormalised_vertices += renormalised;
+        r.dropped_by_rounding += dropped;
+    }
+};
+
+SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, const Where& where, Outcome& outcome) {
     if (options.max_influences < 1 || options.max_influences > max_skin_influences)
         throw Error(ErrorKind::usage, "max_influences must be 1 to 4");
     SkinWeights out;
     std::size_t positive = slots.size();
-    if (report) {
-        ++report->source_histogram[std::min<std::size_t>(positive, 8)];
-        if (positive > options.max_influences) ++report->trimmed_vertices;
-    }
+    outcome = {};
+    outcome.positive = static_cast<std::uint8_t>(std::min<std::size_t>(positive, 8));
+    outcome.trimmed = positive > options.max_influences;
     if (slots.empty()) {
         if (!options.allow_unweighted)
             throw Error(ErrorKind::format, where.str() + " has no positive bone weight");
-        if (report) ++report->histogram[0];
         return out;
     }
     // Step 2: largest first, lower bone index on ties (bones are unique: a total order).
@@ -89,11 +103,9 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
     // Step 3.
     double sum = 0;
     for (std::size_t i = 0; i < keep; ++i) sum += slots[i].weight;
-    if (report) {
-        double all = 0;
-        for (const auto& s : slots) all += s.weight;
-        if (std::abs(all - 1.0) > 1e-6) ++report->renormalised_vertices;
-    }
+    double all = 0;
+    for (const auto& s : slots) all += s.weight;
+    outcome.renormalised = std::abs(all - 1.0) > 1e-6;
     // Step 4: floor, then the missing units to the largest remainders (earlier slot on ties).
     std::array<unsigned, 4> units{};
     std::array<double, 4> remainder{};
@@ -119,7 +131,7 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
     std::size_t count = 0;
     for (std::size_t i = 0; i < keep; ++i) {
         if (units[i] == 0) {
-            if (report) ++report->dropped_by_rounding;
+            ++outcome.dropped;
             continue;
         }
         kept[count++] = {slots[i].bone, double(units[i])};
@@ -137,8 +149,17 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
         out.bones[i] = kept[i].bone;
         out.weights[i] = static_cast<std::uint8_t>(kept[i].weight);
     }
-    if (report) ++report->histogram[count];
+    outcome.final_count = static_cast<std::uint8_t>(count);
     return out;
+}
+
+// The same raw list: bones and weight bits in the same order.
+bool same_list(const std::vector<Influence>& a, const std::vector<Influence>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].bone != b[i].bone || std::bit_cast<std::uint32_t>(a[i].weight) != std::bit_cast<std::uint32_t>(b[i].weight))
+            return false;
+    return true;
 }
 
 }  // namespace
@@ -148,7 +169,8 @@ SkinWeights quantise_influences(std::span<const Influence> influences, const Wei
     Where w{where};
     std::vector<Slot> slots;
     positive_entries(influences, w, slots);
-    return quantise(slots, options, w, nullptr);
+    Outcome outcome;
+    return quantise(slots, options, w, outcome);
 }
 
 void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* report) {
@@ -158,10 +180,45 @@ void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* rep
                                            " influence lists for " + std::to_string(n) + " vertices");
     std::vector<SkinWeights> skin(n);
     std::vector<Slot> slots;
+    // Files that store one vertex per triangle corner (FBX) repeat each control point's list on
+    // every corner: each distinct list (bones and weight bits, in order) is processed once, at
+    // its first vertex, and later vertices copy its result and report outcome. The result is a
+    // function of the list alone, and the first vertex of a list that fails is the one that
+    // would have failed first, so results, reports and errors are those of a vertex-by-vertex
+    // pass. Open addressing over first vertices (slot = vertex + 1, 0 = empty).
+    std::size_t capacity = 16;
+    while (capacity < 2 * n) capacity *= 2;
+    std::vector<std::uint32_t> table(capacity, 0);
+    std::vector<Outcome> outcomes(report ? n : 0);
     for (std::size_t v = 0; v < n; ++v) {
+        const std::vector<Influence>& list = mesh.influences[v];
+        std::uint64_t h = list.size();
+        for (const auto& inf : list)
+            h = (h ^ (std::uint64_t(inf.bone) << 32 | std::bit_cast<std::uint32_t>(inf.weight))) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+        std::size_t at = h & (capacity - 1);
+        for (;; at = (at + 1) & (capacity - 1)) {
+            std::uint32_t slot = table[at];
+            if (slot == 0) break;
+            if (same_list(mesh.influences[slot - 1], list)) break;
+        }
+        if (std::uint32_t first = table[at]; first != 0) {
+            skin[v] = skin[first - 1];
+            if (report) {
+                outcomes[v] = outcomes[first - 1];
+                outcomes[v].add_to(*report);
+            }
+            continue;
+        }
         Where where{{}, &mesh.name, v};
-        positive_entries(mesh.influences[v], where, slots);
-        skin[v] = quantise(slots, options, where, report);
+        positive_entries(list, where, slots);
+        Outcome outcome;
+        skin[v] = quantise(slots, options, where, outcome);
+        table[at] = static_cast<std::uint32_t>(v + 1);
+        if (report) {
+            outcomes[v] = outcome;
+            outcome.add_to(*report);
+        }
     }
     mesh.skin = std::move(skin);
 }

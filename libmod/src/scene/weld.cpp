@@ -155,29 +155,35 @@ WeldResult weld(Mesh mesh, const WeldOptions& options) {
     check_sizes(mesh);
     WeldResult result;
     result.remap.resize(n);
-    // Open addressing over the first occurrences (slot = first old vertex + 1, 0 = empty).
-    // Only hashes are stored; a candidate's key is rebuilt when its hash matches (about once
-    // per merged vertex), which costs less than keeping every key.
+    // Open addressing over the first occurrences (slot = new vertex + 1, 0 = empty), with
+    // their hashes and keys kept by new vertex: a key is built once per vertex, and a hash
+    // match is confirmed against the stored key.
     std::size_t capacity = 16;
     while (capacity < 2 * n) capacity *= 2;
     std::vector<std::uint32_t> table(capacity, 0);
-    std::vector<std::uint64_t> hashes(n);
+    std::vector<std::uint64_t> hashes;
+    std::vector<Key> keys;
     std::vector<std::uint32_t> first_of;  // new vertex -> its first old vertex
+    hashes.reserve(n);
+    keys.reserve(n);
+    first_of.reserve(n);
     for (std::size_t v = 0; v < n; ++v) {
         const Key key = vertex_key(mesh, v, options.tolerance);
-        const std::uint64_t h = hashes[v] = hash_key(key);
+        const std::uint64_t h = hash_key(key);
         for (std::size_t at = h & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
             std::uint32_t slot = table[at];
             if (slot == 0) {
-                table[at] = static_cast<std::uint32_t>(v + 1);
+                table[at] = static_cast<std::uint32_t>(first_of.size() + 1);
                 result.remap[v] = static_cast<std::uint32_t>(first_of.size());
                 first_of.push_back(static_cast<std::uint32_t>(v));
+                hashes.push_back(h);
+                keys.push_back(key);
                 break;
             }
-            std::size_t w = slot - 1;
-            if (hashes[w] == h && vertex_key(mesh, w, options.tolerance) == key &&
-                (!(key.present & Present::influences) || same_influences(mesh, w, v))) {
-                result.remap[v] = result.remap[w];
+            std::size_t id = slot - 1;
+            if (hashes[id] == h && std::memcmp(&keys[id], &key, sizeof key) == 0 &&
+                (!(key.present & Present::influences) || same_influences(mesh, first_of[id], v))) {
+                result.remap[v] = static_cast<std::uint32_t>(id);
                 break;
             }
         }

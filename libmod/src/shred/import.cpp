@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -91,35 +90,6 @@ scene::Skeleton bone_names(const Skeleton& scp) {
         out.bones[i].parent = scp.bones[i].parent == no_parent ? -1 : static_cast<std::int32_t>(scp.bones[i].parent);
     }
     return out;
-}
-
-bool same_name(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
-// The replaced mesh's stream in the PAK just written. replace_mesh_in_pak has already read the
-// whole new quartet back under shred-quartet/1 (its self-check); this locates the one record
-// through the layout's table (quartet_v1, bounds-checked) and decodes only its stream again,
-// for the report's histograms.
-Stream written_stream(const Bytes& written, const std::string& file, std::string_view quartet_base,
-                      std::size_t mesh_index, std::uint32_t bone_count) {
-    Pak pak = read_pak(written, file);
-    for (const auto& q : find_quartets(pak)) {
-        if (!same_name(q.base, quartet_base)) continue;
-        ByteReader meta(pak.data(q.meta), Endian::big, pak.file + ":" + q.base + " (metadata)", "meta");
-        std::uint32_t table = meta.u32_at(quartet_v1::table_offset_field);
-        std::size_t s = meta.u32_at(table + 4 * mesh_index);
-        std::size_t ep = meta.u32_at(s + metadata_field::stream_offset);
-        StreamContext context;
-        context.vertex_count = meta.u32_at(s + quartet_v1::descriptor_vertex_count);
-        context.bone_count = bone_count;
-        meta.require_at(s + ep, 0);
-        return decode_stream(meta.sub(s + ep, meta.size() - s - ep, ".mesh[" + std::to_string(mesh_index) + "].stream"),
-                             context);
-    }
-    throw Error(ErrorKind::format, "the written PAK has no quartet '" + std::string(quartet_base) + "'", file);
 }
 
 }  // namespace
@@ -261,17 +231,30 @@ SkinnedMesh to_skinned_mesh(const scene::Mesh& m) {
     return out;
 }
 
+namespace {
+
+QuartetEntries quartet_entries(const Pak& pak, std::string_view quartet_base) {
+    auto q = find_quartet(pak, quartet_base);
+    if (!q) throw Error(ErrorKind::usage, "no quartet '" + std::string(quartet_base) + "' in the PAK", pak.file);
+    return std::move(*q);
+}
+
+QuartetModel read_entries(const Pak& pak, const QuartetEntries& q) {
+    return read_quartet(quartet_files(pak, q), pak.file + ":" + q.base);
+}
+
+}  // namespace
+
 QuartetModel read_pak_quartet(const Pak& pak, std::string_view quartet_base) {
-    for (const auto& q : find_quartets(pak))
-        if (same_name(q.base, quartet_base)) return read_quartet(quartet_files(pak, q), pak.file + ":" + q.base);
-    throw Error(ErrorKind::usage, "no quartet '" + std::string(quartet_base) + "' in the PAK", pak.file);
+    return read_entries(pak, quartet_entries(pak, quartet_base));
 }
 
 Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::size_t mesh_index, scene::Scene source,
                          const SceneReplaceOptions& options, SceneReplaceReport* report) {
     SceneReplaceReport local;
     SceneReplaceReport& rep = report ? *report : local;
-    QuartetModel model = read_pak_quartet(pak, quartet_base);
+    const QuartetEntries entries = quartet_entries(pak, quartet_base);
+    QuartetModel model = read_entries(pak, entries);
     if (mesh_index >= model.meshes.size())
         throw Error(ErrorKind::usage, "mesh " + std::to_string(mesh_index) + " does not exist (the quartet has " +
                                           std::to_string(model.meshes.size()) + ")", model.name);
@@ -319,12 +302,13 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     rep.warnings = source.warnings;
     restore_signs_of_non_finite_normals(merged, model.meshes[mesh_index].stream);
 
-    Bytes out = replace_mesh_in_pak(pak, quartet_base, mesh_index, to_skinned_mesh(merged), options.replace, &rep.counts);
-    // Read the new stream back (decoded and validated again) for the histograms.
-    Stream after = written_stream(out, pak.file, quartet_base, mesh_index,
-                                  static_cast<std::uint32_t>(model.skeleton.bones.size()));
-    stream_histograms(after, rep.new_batches_by_influence, rep.new_vertices_by_influence);
-    return out;
+    // The model read above is handed over (the input is not read twice); the histograms come
+    // from the new stream as the replacement's self-check decoded it from the written files.
+    PakReplacement done = replace_mesh_in_pak(pak, entries, std::move(model), mesh_index, to_skinned_mesh(merged),
+                                              options.replace, &rep.counts);
+    stream_histograms(done.model.meshes[mesh_index].stream, rep.new_batches_by_influence,
+                      rep.new_vertices_by_influence);
+    return std::move(done.pak);
 }
 
 }  // namespace mod::shred

@@ -185,8 +185,10 @@ QuartetModel read_quartet(const QuartetFiles& files, const std::string& name) {
     // The layout must give back exactly these bytes, or edits would rewrite what we do not know.
     QuartetFiles again = write_quartet(m);
     auto check_same = [&](const Bytes& have, const Bytes& made, const std::string& file, const char* what) {
+        // memcmp for the verdict; the byte-by-byte search only for the message.
+        if (have.size() == made.size() && (have.empty() || std::memcmp(have.data(), made.data(), have.size()) == 0))
+            return;
         auto mm = std::mismatch(have.begin(), have.end(), made.begin(), made.end());
-        if (mm.first == have.end() && mm.second == made.end()) return;
         auto at = static_cast<std::uint64_t>(mm.first - have.begin());
         mismatch(file, at, what,
                  std::string("re-laying out the ") + what + " gives different bytes from offset " + hex(at) +
@@ -315,9 +317,9 @@ QuartetFiles build_quartet(std::span<const BoneSpec> bones, std::span<const NewQ
     return write_quartet(m);
 }
 
-QuartetFiles replace_mesh(const QuartetFiles& files, std::size_t mesh_index, const SkinnedMesh& mesh,
-                          const ReplaceOptions& options, const std::string& name, ReplaceReport* report) {
-    QuartetModel m = read_quartet(files, name);
+QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index, const SkinnedMesh& mesh,
+                                         const ReplaceOptions& options, ReplaceReport* report) {
+    const std::string& name = m.name;
     if (mesh_index >= m.meshes.size())
         throw Error(ErrorKind::usage, "mesh " + std::to_string(mesh_index) + " does not exist (the quartet has " +
                                           std::to_string(m.meshes.size()) + ")",
@@ -336,6 +338,8 @@ QuartetFiles replace_mesh(const QuartetFiles& files, std::size_t mesh_index, con
         e.set_file_if_empty(name);
         throw;
     }
+    auto slice_bytes = [](std::size_t triangles) { return align_up(std::uint64_t(6) * triangles, q1::alignment); };
+    const std::uint64_t old_slice = slice_bytes(qm.triangles.size());
     ReplaceReport rep;
     rep.old_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.old_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
@@ -348,27 +352,48 @@ QuartetFiles replace_mesh(const QuartetFiles& files, std::size_t mesh_index, con
     rep.new_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.new_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
     rep.new_triangles = static_cast<std::uint32_t>(qm.triangles.size());
-    QuartetFiles out = write_quartet(m);
-    rep.meta_size_change = static_cast<std::int64_t>(out.meta.size()) - static_cast<std::int64_t>(files.meta.size());
-    rep.mmp_size_change = static_cast<std::int64_t>(out.mmp.size()) - static_cast<std::int64_t>(files.mmp.size());
-    // Self-check: what we wrote must read back under the same hypothesis.
-    read_quartet(out, name);
+    QuartetReplacement out;
+    out.files = write_quartet(m);
+    // The input's sizes, from what read_quartet checked: the header's file size word (the
+    // header is at least 0x20 bytes, or write_quartet has refused it), and the MMP as prefix +
+    // 16-aligned slices + suffix, so only the replaced slice changes its size.
+    const std::uint64_t old_meta_size = be32(m.meta_header, q1::file_size_field);
+    rep.meta_size_change = static_cast<std::int64_t>(out.files.meta.size()) - static_cast<std::int64_t>(old_meta_size);
+    rep.mmp_size_change = static_cast<std::int64_t>(slice_bytes(qm.triangles.size())) - static_cast<std::int64_t>(old_slice);
+    // Self-check: what we wrote must read back under the same hypothesis (every record and
+    // stream decoded again, the layout giving back the same bytes).
+    out.model = read_quartet(out.files, name);
     if (report) *report = rep;
     return out;
 }
 
+QuartetFiles replace_mesh(const QuartetFiles& files, std::size_t mesh_index, const SkinnedMesh& mesh,
+                          const ReplaceOptions& options, const std::string& name, ReplaceReport* report) {
+    return replace_mesh_in_model(read_quartet(files, name), mesh_index, mesh, options, report).files;
+}
+
+std::optional<QuartetEntries> find_quartet(const Pak& pak, std::string_view quartet_base) {
+    for (auto& q : find_quartets(pak))
+        if (lower(q.base) == lower(quartet_base)) return std::move(q);
+    return std::nullopt;
+}
+
+PakReplacement replace_mesh_in_pak(const Pak& pak, const QuartetEntries& entries, QuartetModel model,
+                                   std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options,
+                                   ReplaceReport* report) {
+    QuartetReplacement r = replace_mesh_in_model(std::move(model), mesh_index, mesh, options, report);
+    std::vector<std::optional<Bytes>> repl(pak.entries.size());
+    repl[entries.meta] = std::move(r.files.meta);
+    repl[entries.mmp] = std::move(r.files.mmp);
+    return {repack_pak(pak, repl), std::move(r.model)};
+}
+
 Bytes replace_mesh_in_pak(const Pak& pak, std::string_view quartet_base, std::size_t mesh_index,
                           const SkinnedMesh& mesh, const ReplaceOptions& options, ReplaceReport* report) {
-    for (const auto& q : find_quartets(pak)) {
-        if (lower(q.base) != lower(quartet_base)) continue;
-        QuartetFiles files = quartet_files(pak, q);
-        QuartetFiles out = replace_mesh(files, mesh_index, mesh, options, pak.file + ":" + q.base, report);
-        std::vector<std::optional<Bytes>> repl(pak.entries.size());
-        repl[q.meta] = std::move(out.meta);
-        repl[q.mmp] = std::move(out.mmp);
-        return repack_pak(pak, repl);
-    }
-    throw Error(ErrorKind::usage, "no quartet named '" + std::string(quartet_base) + "' in the PAK", pak.file);
+    auto q = find_quartet(pak, quartet_base);
+    if (!q) throw Error(ErrorKind::usage, "no quartet named '" + std::string(quartet_base) + "' in the PAK", pak.file);
+    std::string name = pak.file + ":" + q->base;
+    return replace_mesh_in_pak(pak, *q, read_quartet(quartet_files(pak, *q), name), mesh_index, mesh, options, report).pak;
 }
 
 }  // namespace mod::shred

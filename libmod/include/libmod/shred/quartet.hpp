@@ -19,6 +19,7 @@
 #include "libmod/shred/stream.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,9 @@ struct QuartetEntries {
 // Groups entries by base name (text before the last '.', case-insensitive); a group with
 // exactly one .mmp, one .mgp, one .scp and one other entry is a quartet. Ordered by `meta`.
 std::vector<QuartetEntries> find_quartets(const Pak& pak);
+
+// The quartet whose base name is `quartet_base` (case-insensitive), if any.
+std::optional<QuartetEntries> find_quartet(const Pak& pak, std::string_view quartet_base);
 
 struct QuartetFiles {
     Bytes meta, mmp, mgp, scp;
@@ -127,10 +131,34 @@ QuartetFiles replace_mesh(const QuartetFiles& files, std::size_t mesh_index, con
                           const ReplaceOptions& options = {}, const std::string& name = {},
                           ReplaceReport* report = nullptr);
 
+// What replace_mesh_in_model gives: the new files and the model its self-check read back from
+// them (read_quartet(files), every stream decoded), so callers need not read them again.
+struct QuartetReplacement {
+    QuartetFiles files;
+    QuartetModel model;
+};
+
+// replace_mesh for a model read_quartet has already read from the files being replaced (they
+// are not read again; the model is consumed). Same checks, errors and bytes as replace_mesh;
+// messages name the quartet by `model.name`.
+QuartetReplacement replace_mesh_in_model(QuartetModel model, std::size_t mesh_index, const SkinnedMesh& mesh,
+                                         const ReplaceOptions& options = {}, ReplaceReport* report = nullptr);
+
 // The same inside a PAK: finds the quartet whose base name is `quartet_base` (case-insensitive),
 // replaces its metadata and MMP entries, repacks (repack_pak). Usage error when no such quartet.
 Bytes replace_mesh_in_pak(const Pak& pak, std::string_view quartet_base, std::size_t mesh_index,
                           const SkinnedMesh& mesh, const ReplaceOptions& options = {},
                           ReplaceReport* report = nullptr);
+
+// replace_mesh_in_pak for the quartet `entries` of `pak` whose model read_quartet has already
+// read from those entries (named pak.file + ":" + base, as read_pak_quartet does): the new PAK
+// and the self-check's reading of the new quartet.
+struct PakReplacement {
+    Bytes pak;
+    QuartetModel model;
+};
+PakReplacement replace_mesh_in_pak(const Pak& pak, const QuartetEntries& entries, QuartetModel model,
+                                   std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options = {},
+                                   ReplaceReport* report = nullptr);
 
 }  // namespace mod::shred
