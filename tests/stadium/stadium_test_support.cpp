@@ -1,6 +1,9 @@
 #include "stadium_test_support.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/stadium/palette_edit.hpp"
+
+#include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <array>
@@ -179,6 +182,42 @@ mod::Bytes game_relocate(const Fragment& f, std::uint32_t vaddr) {
     }
     std::fill(image.begin() + f.header.reloc_offset, image.begin() + f.header.size_in_ram, std::uint8_t{0});
     return image;
+}
+
+SampleRom::SampleRom() : rom(load_rom(sample_rom())), archive(read_archive(rom)) {}
+
+Model edit_round_trip(const SampleRom& r, std::size_t index, const FragmentImage& image) {
+    const std::size_t other = index == 1 ? 0 : 1;
+    const mod::Bytes out = apply_model_edit(r.rom, r.archive, index, image.build());
+    const auto a2 = read_archive(load_rom_bytes(out));
+    BOOST_TEST(decode_entry(a2, other).content == decode_entry(r.archive, other).content);
+    Model m = read_archive_model(a2, index);
+    BOOST_TEST(cross_check(m.fragment, m.map).ok());
+    return m;
+}
+
+mod::Bytes two_textures_one_palette(std::uint16_t model_id, const std::vector<std::uint16_t>& palette, bool ia16) {
+    ModelBuilder m(model_id);
+    const auto pal = ia16 ? m.add_palette_ia16(palette) : m.add_palette(palette);
+    mod::Bytes a(8 * 8 / 2), b(8 * 8 / 2);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        a[i] = static_cast<std::uint8_t>(((i % 8) << 4) | ((i + 3) % 8));
+        b[i] = static_cast<std::uint8_t>(((8 + i % 8) << 4) | (8 + (i + 5) % 8));
+    }
+    const auto ta = m.add_texture(TexFormat::ci, TexSize::b4, 8, 8, a);
+    const auto tb = m.add_texture(TexFormat::ci, TexSize::b4, 8, 8, b);
+    const auto ma = m.add_material_dl(ta), mb = m.add_material_dl(tb);
+    std::vector<Vertex> v(4);
+    for (std::size_t i = 0; i < 4; ++i) v[i].x = static_cast<std::int16_t>(i * 10);
+    const auto first = m.add_vertices(v);
+    DisplayList dl;
+    dl.vtx(first, 4, 0).tri2(0, 1, 2, 2, 3, 0).end();
+    const auto d = m.add_display_list(std::move(dl));
+    m.layout().model_header().open().bone(0, 0, 0, {}, {}).open()
+        .material(1, -1, ma, ta, pal, 0xFFFFFFFF).draw(1, d)
+        .material(1, -1, mb, tb, pal, 0xFFFFFFFF).draw(1, d)
+        .close().close().end();
+    return m.build();
 }
 
 }  // namespace stadiumtest

@@ -9,6 +9,9 @@
 #include "libmod/core/bytes.hpp"
 #include "libmod/stadium/builder.hpp"
 #include "libmod/stadium/fragment.hpp"
+#include "libmod/stadium/fragment_image.hpp"
+#include "libmod/stadium/model.hpp"
+#include "libmod/stadium/rom_archive.hpp"
 
 #include <filesystem>
 #include <map>
@@ -25,8 +28,24 @@ namespace stadiumtest {
 const std::filesystem::path& sample_rom();
 const mod::Bytes& sample_rom_bytes();
 
+// The sample ROM loaded with its model archive.
+struct SampleRom {
+    mod::stadium::StadiumRom rom;
+    mod::stadium::Archive archive;
+    SampleRom();
+};
+
+// Writes an edited model image into the ROM as entry `index`, loads the result and returns
+// that entry as a model. Checks (BOOST_TEST) that the relocation cross-check passes and that
+// another entry is unchanged.
+mod::stadium::Model edit_round_trip(const SampleRom& r, std::size_t index, const mod::stadium::FragmentImage& image);
+
 // A small two-bone model with cross-bone vertex reuse, every table kind and animations.
 mod::Bytes small_model(std::uint16_t model_id = 7);
+
+// A model with two CI4 8x8 textures drawn through one palette (16 entries, RGBA5551 or IA16
+// as `ia16` says): texture 0 uses slots 0..7, texture 1 slots 8..15.
+mod::Bytes two_textures_one_palette(std::uint16_t model_id, const std::vector<std::uint16_t>& palette, bool ia16);
 
 // A random fragment: getter, root-like struct, random words, R_MIPS_32 sites pointing at random
 // in-fragment targets, a JAL with an R_MIPS_26 entry, foreign pointers, and (for large bodies)

@@ -15,20 +15,6 @@ namespace img = mod::image;
 
 namespace {
 
-struct Rom {
-    StadiumRom rom;
-    Archive archive;
-    Rom() : rom(load_rom(stadiumtest::sample_rom())), archive(read_archive(rom)) {}
-};
-
-Model round_trip(const Rom& r, std::size_t index, const FragmentImage& image) {
-    const mod::Bytes out = apply_model_edit(r.rom, r.archive, index, image.build());
-    const auto a2 = read_archive(load_rom_bytes(out));
-    Model m = read_archive_model(a2, index);
-    BOOST_TEST(cross_check(m.fragment, m.map).ok());
-    return m;
-}
-
 // `levels` distinct colours on the RGBA5551 lattice, one texel in 7 transparent.
 img::RgbaImage lattice_image(std::uint32_t w, std::uint32_t h, unsigned levels) {
     img::RgbaImage im{w, h, {}};
@@ -53,7 +39,7 @@ TextureReplaceOptions to_format(mod::n64::TexelFormat f) {
 BOOST_AUTO_TEST_SUITE(stadium_format_switch)
 
 BOOST_AUTO_TEST_CASE(direct_colour_to_ci_gets_a_palette_of_its_own) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 1);  // texture 1: RGBA16 16 × 16, no palette
     BOOST_TEST_REQUIRE((m.textures[1].format == mod::n64::TexelFormat::rgba16));
     for (auto format : {mod::n64::TexelFormat::ci8, mod::n64::TexelFormat::ci4}) {
@@ -63,7 +49,7 @@ BOOST_AUTO_TEST_CASE(direct_colour_to_ci_gets_a_palette_of_its_own) {
         BOOST_TEST(rep.resized);
         BOOST_TEST(rep.palette_added);
         BOOST_TEST(rep.max_delta_e == 0.0);  // few lattice colours: exact
-        const Model after = round_trip(r, 1, image);
+        const Model after = stadiumtest::edit_round_trip(r, 1, image);
         const auto& tex = after.textures[1];
         BOOST_TEST((tex.format == format));
         BOOST_TEST(tex.descriptor.fmt == 2u);  // G_IM_FMT_CI
@@ -91,7 +77,7 @@ BOOST_AUTO_TEST_CASE(direct_colour_to_ci_gets_a_palette_of_its_own) {
 }
 
 BOOST_AUTO_TEST_CASE(ci_to_direct_colour_detaches_the_palette) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 1);  // texture 0: CI4 32 × 32 through palette 0
     BOOST_TEST_REQUIRE((m.textures[0].format == mod::n64::TexelFormat::ci4));
     const auto want = lattice_image(32, 32, 50);
@@ -100,7 +86,7 @@ BOOST_AUTO_TEST_CASE(ci_to_direct_colour_detaches_the_palette) {
     BOOST_TEST(rep.palette_detached);
     BOOST_TEST(!rep.palette_added);
     BOOST_TEST(rep.max_delta_e == 0.0);
-    const Model after = round_trip(r, 1, image);
+    const Model after = stadiumtest::edit_round_trip(r, 1, image);
     BOOST_TEST((after.textures[0].format == mod::n64::TexelFormat::rgba16));
     BOOST_TEST(after.textures[0].descriptor.fmt == 0u);
     BOOST_TEST(after.palettes.size() == m.palettes.size());  // the palette stays in the table
@@ -113,7 +99,7 @@ BOOST_AUTO_TEST_CASE(ci_to_direct_colour_detaches_the_palette) {
 }
 
 BOOST_AUTO_TEST_CASE(format_class_changes_are_refused_where_they_cannot_be_right) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     // Model 0's first material animates its texture (channel 0): its palette serves every frame.
     const Model animated = read_archive_model(r.archive, 0);
     FragmentImage image(animated.fragment);

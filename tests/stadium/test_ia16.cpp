@@ -29,29 +29,7 @@ std::vector<std::uint16_t> ia_palette() {
 }
 
 // Two CI4 8×8 textures through one IA16 palette: texture 0 uses slots 0..7, texture 1 8..15.
-mod::Bytes ia16_model() {
-    ModelBuilder m(5);
-    const auto pal = m.add_palette_ia16(ia_palette());
-    mod::Bytes a(32), b(32);
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        a[i] = static_cast<std::uint8_t>(((i % 8) << 4) | ((i + 3) % 8));
-        b[i] = static_cast<std::uint8_t>(((8 + i % 8) << 4) | (8 + (i + 5) % 8));
-    }
-    const auto ta = m.add_texture(TexFormat::ci, TexSize::b4, 8, 8, a);
-    const auto tb = m.add_texture(TexFormat::ci, TexSize::b4, 8, 8, b);
-    const auto ma = m.add_material_dl(ta), mb = m.add_material_dl(tb);
-    std::vector<Vertex> v(4);
-    for (std::size_t i = 0; i < 4; ++i) v[i].x = static_cast<std::int16_t>(i * 10);
-    const auto first = m.add_vertices(v);
-    DisplayList dl;
-    dl.vtx(first, 4, 0).tri2(0, 1, 2, 2, 3, 0).end();
-    const auto d = m.add_display_list(std::move(dl));
-    m.layout().model_header().open().bone(0, 0, 0, {}, {}).open()
-        .material(1, -1, ma, ta, pal, 0xFFFFFFFF).draw(1, d)
-        .material(1, -1, mb, tb, pal, 0xFFFFFFFF).draw(1, d)
-        .close().close().end();
-    return m.build();
-}
+mod::Bytes ia16_model() { return stadiumtest::two_textures_one_palette(5, ia_palette(), true); }
 
 // A w × h image of greys (i, i, i) with alpha from `alpha(x, y)`.
 template <class Alpha>

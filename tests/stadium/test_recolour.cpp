@@ -16,55 +16,16 @@ namespace img = mod::image;
 
 namespace {
 
-struct Rom {
-    StadiumRom rom;
-    Archive archive;
-    Rom() : rom(load_rom(stadiumtest::sample_rom())), archive(read_archive(rom)) {}
-};
-
-// Writes the edit into the ROM, loads the result and returns entry `index` as a model (the
-// cross-check must pass); another entry must be unchanged.
-Model round_trip(const Rom& r, std::size_t index, const FragmentImage& image) {
-    const std::size_t other = index == 1 ? 0 : 1;
-    const mod::Bytes out = apply_model_edit(r.rom, r.archive, index, image.build());
-    const auto rom2 = load_rom_bytes(out);
-    const auto a2 = read_archive(rom2);
-    BOOST_TEST(decode_entry(a2, other).content == decode_entry(r.archive, other).content);
-    Model m = read_archive_model(a2, index);
-    BOOST_TEST(cross_check(m.fragment, m.map).ok());
-    return m;
-}
-
 img::RgbaImage texture_image(const Model& m, std::size_t t) {
     return {m.textures[t].descriptor.width, m.textures[t].descriptor.height, decode_texture_rgba(m, t)};
 }
 
-// A model with two CI4 textures drawn through one palette: texture 0 uses slots 0..7,
+// A model with two CI4 textures drawn through one RGBA5551 palette: texture 0 uses slots 0..7,
 // texture 1 slots 8..15.
 mod::Bytes shared_palette_model() {
-    ModelBuilder m(3);
     std::vector<std::uint16_t> colours(16);
     for (std::size_t i = 0; i < 16; ++i) colours[i] = static_cast<std::uint16_t>(((i * 2) << 11) | ((31 - i) << 6) | (i << 1) | 1);
-    const auto pal = m.add_palette(colours);
-    mod::Bytes a(8 * 8 / 2), b(8 * 8 / 2);
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        a[i] = static_cast<std::uint8_t>(((i % 8) << 4) | ((i + 3) % 8));
-        b[i] = static_cast<std::uint8_t>(((8 + i % 8) << 4) | (8 + (i + 5) % 8));
-    }
-    const auto ta = m.add_texture(TexFormat::ci, TexSize::b4, 8, 8, a);
-    const auto tb = m.add_texture(TexFormat::ci, TexSize::b4, 8, 8, b);
-    const auto ma = m.add_material_dl(ta), mb = m.add_material_dl(tb);
-    std::vector<Vertex> v(4);
-    for (std::size_t i = 0; i < 4; ++i) v[i].x = static_cast<std::int16_t>(i * 10);
-    const auto first = m.add_vertices(v);
-    DisplayList dl;
-    dl.vtx(first, 4, 0).tri2(0, 1, 2, 2, 3, 0).end();
-    const auto d = m.add_display_list(std::move(dl));
-    m.layout().model_header().open().bone(0, 0, 0, {}, {}).open()
-        .material(1, -1, ma, ta, pal, 0xFFFFFFFF).draw(1, d)
-        .material(1, -1, mb, tb, pal, 0xFFFFFFFF).draw(1, d)
-        .close().close().end();
-    return m.build();
+    return stadiumtest::two_textures_one_palette(3, colours, false);
 }
 
 // A gradient image with a few distinct colours, all on the RGBA5551 lattice.
@@ -84,7 +45,7 @@ img::RgbaImage gradient(std::uint32_t w, std::uint32_t h, unsigned levels) {
 BOOST_AUTO_TEST_SUITE(stadium_recolour)
 
 BOOST_AUTO_TEST_CASE(palette_set_reaches_the_rom_and_reports_rounding) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 0);
     FragmentImage image(m.fragment);
     const img::SlotColour req[] = {{1, {255, 0, 0, 255}}, {2, {0x12, 0x34, 0x56, 255}}};
@@ -94,7 +55,7 @@ BOOST_AUTO_TEST_CASE(palette_set_reaches_the_rom_and_reports_rounding) {
     BOOST_TEST(rep.changes[1].rounded());
     BOOST_TEST(rep.rounded() == 1u);
     BOOST_CHECK((rep.textures == std::vector<std::size_t>{0}));
-    const Model after = round_trip(r, 0, image);
+    const Model after = stadiumtest::edit_round_trip(r, 0, image);
     BOOST_TEST(after.palettes[0].entries[1] == 0xF801);
     BOOST_TEST(after.palettes[0].entries[2] == img::to_rgba5551({0x12, 0x34, 0x56, 255}));
     for (std::size_t i = 3; i < 16; ++i) BOOST_TEST(after.palettes[0].entries[i] == m.palettes[0].entries[i]);
@@ -103,13 +64,13 @@ BOOST_AUTO_TEST_CASE(palette_set_reaches_the_rom_and_reports_rounding) {
 }
 
 BOOST_AUTO_TEST_CASE(palette_hsv_keeps_locked_slots) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 2);
     FragmentImage image(m.fragment);
     const unsigned locked[] = {0, 5};
     const auto rep = shift_palette_hsv(m, image, 1, {120, 1, 1}, {}, locked);
     BOOST_TEST(rep.changes.size() == 254u);
-    const Model after = round_trip(r, 2, image);
+    const Model after = stadiumtest::edit_round_trip(r, 2, image);
     BOOST_TEST(after.palettes[1].entries[0] == m.palettes[1].entries[0]);
     BOOST_TEST(after.palettes[1].entries[5] == m.palettes[1].entries[5]);
     std::size_t changed = 0;
@@ -124,21 +85,21 @@ BOOST_AUTO_TEST_CASE(palette_hsv_keeps_locked_slots) {
 }
 
 BOOST_AUTO_TEST_CASE(direct_colour_texture_replace_in_place) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 1);
     FragmentImage image(m.fragment);
     const img::RgbaImage want = gradient(16, 16, 4);
     const auto rep = replace_texture(m, image, 1, want);
     BOOST_TEST(!rep.resized);
     BOOST_TEST(rep.max_delta_e < 1e-9);
-    const Model after = round_trip(r, 1, image);
+    const Model after = stadiumtest::edit_round_trip(r, 1, image);
     BOOST_TEST(decode_texture_rgba(after, 1) == want.pixels);
     BOOST_TEST(after.textures[0].data == m.textures[0].data);
     BOOST_TEST(after.textures[1].texels == m.textures[1].texels);  // same place
 }
 
 BOOST_AUTO_TEST_CASE(ci_reindex_maps_onto_the_existing_palette) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 0);
     // An image made only of palette colours (slot order reversed) reindexes exactly.
     img::RgbaImage want = texture_image(m, 0);
@@ -155,7 +116,7 @@ BOOST_AUTO_TEST_CASE(ci_reindex_maps_onto_the_existing_palette) {
     const auto rep = replace_texture(m, image, 0, want, o);
     BOOST_TEST(rep.written_slots.empty());
     BOOST_TEST(rep.max_delta_e < 1e-9);
-    const Model after = round_trip(r, 0, image);
+    const Model after = stadiumtest::edit_round_trip(r, 0, image);
     BOOST_TEST(after.palettes[0].entries == m.palettes[0].entries);
     const mod::Bytes got = decode_texture_rgba(after, 0);
     for (std::size_t i = 0; i < want.pixel_count(); ++i)
@@ -163,7 +124,7 @@ BOOST_AUTO_TEST_CASE(ci_reindex_maps_onto_the_existing_palette) {
 }
 
 BOOST_AUTO_TEST_CASE(ci_fork_gives_the_texture_its_own_palette) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 0);
     FragmentImage image(m.fragment);
     TextureReplaceOptions o;
@@ -173,7 +134,7 @@ BOOST_AUTO_TEST_CASE(ci_fork_gives_the_texture_its_own_palette) {
     BOOST_TEST(rep.palette_forked);
     BOOST_CHECK((rep.palette == std::optional<std::size_t>(m.palettes.size())));
     BOOST_TEST(rep.max_delta_e < 3.0);
-    const Model after = round_trip(r, 0, image);
+    const Model after = stadiumtest::edit_round_trip(r, 0, image);
     BOOST_REQUIRE_EQUAL(after.palettes.size(), m.palettes.size() + 1);
     for (std::size_t p = 0; p < m.palettes.size(); ++p) BOOST_TEST(after.palettes[p].entries == m.palettes[p].entries);
     BOOST_TEST(after.palettes.back().color_count == 16u);
@@ -228,7 +189,7 @@ BOOST_AUTO_TEST_CASE(ci_shared_quantises_textures_jointly) {
             BOOST_TEST(img::delta_e(imgs[k].at(i), img::Rgba8{got[4 * i], got[4 * i + 1], got[4 * i + 2], 255}) < 1.0);
     }
     // Mixing palettes is refused.
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model s = read_archive_model(r.archive, 0);
     FragmentImage si(s.fragment);
     const std::size_t mixed[] = {0, 1};
@@ -236,7 +197,7 @@ BOOST_AUTO_TEST_CASE(ci_shared_quantises_textures_jointly) {
 }
 
 BOOST_AUTO_TEST_CASE(resize_rewrites_descriptor_and_load_words) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 1);
     const img::RgbaImage want = gradient(32, 16, 4);
     {
@@ -253,7 +214,7 @@ BOOST_AUTO_TEST_CASE(resize_rewrites_descriptor_and_load_words) {
     o.allow_resize = true;
     const auto rep = replace_texture(m, image, 1, want, o);
     BOOST_TEST(rep.resized);
-    const Model after = round_trip(r, 1, image);
+    const Model after = stadiumtest::edit_round_trip(r, 1, image);
     BOOST_TEST(after.textures[1].descriptor.width == 32u);
     BOOST_TEST(after.textures[1].descriptor.height == 16u);
     BOOST_TEST(after.textures[1].descriptor.texel_count == 512u);
@@ -267,7 +228,7 @@ BOOST_AUTO_TEST_CASE(resize_rewrites_descriptor_and_load_words) {
 }
 
 BOOST_AUTO_TEST_CASE(over_limit_and_invalid_edits_are_refused) {
-    const Rom r;
+    const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 1);
     FragmentImage image(m.fragment);
     TextureReplaceOptions o;
