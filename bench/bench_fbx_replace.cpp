@@ -96,7 +96,7 @@ mod::scene::BoneMap bone_map_for(const fs::path& source, const mod::shred::Skele
 void stages(const fs::path& source, const Target& t, int repeats) {
     using namespace mod;
     const char* names[] = {"read_file + read_pak",     "read_pak_quartet",      "convert_assimp_scene",
-                           "retarget",                 "process_weights",       "weld",
+                           "retarget",                 "process_weights",       "free raw influences",   "weld",
                            "check_mesh + f16 UVs",     "to_skinned_mesh",       "preprocess",
                            "write_quartet",            "self-check read_quartet", "repack_pak",
                            "write_file_atomic"};
@@ -123,6 +123,7 @@ void stages(const fs::path& source, const Target& t, int repeats) {
         at[k++] = Clock::now();
         scene::Mesh mesh = std::move(scene.meshes.front());
         mesh.influences.clear();
+        at[k++] = Clock::now();
         mesh = scene::weld(std::move(mesh), {t.options.weld_tolerance}).mesh;
         at[k++] = Clock::now();
         scene::MeshCheckOptions check;

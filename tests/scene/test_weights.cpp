@@ -3,6 +3,7 @@
 
 #include "libmod/scene/weights.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 using namespace mod::scene;
@@ -145,6 +146,49 @@ BOOST_AUTO_TEST_CASE(bad_weights_are_errors_naming_the_vertex) {
     WeightOptions bad;
     bad.max_influences = 5;
     BOOST_TEST((modtest::catch_error([&] { process_weights(m, bad); })->kind() == mod::ErrorKind::usage));
+}
+
+// Files with one vertex per triangle corner repeat each control point's list; process_weights
+// handles each distinct list once and must give what a vertex-by-vertex pass gives.
+BOOST_AUTO_TEST_CASE(repeated_lists_give_what_each_vertex_gives_alone) {
+    modtest::Rng rng(5);
+    std::vector<std::vector<Influence>> lists;
+    for (int i = 0; i < 60; ++i) {
+        std::vector<Influence> in;
+        unsigned n = 1 + rng.below(7);
+        for (unsigned k = 0; k < n; ++k) in.push_back({rng.below(12), float(rng.below(6)) / 5.0f});
+        if (std::none_of(in.begin(), in.end(), [](const Influence& x) { return x.weight > 0; })) in[0].weight = 0.5f;
+        lists.push_back(in);
+        // The same entries in another order: another list (same result, counted apart).
+        std::reverse(in.begin(), in.end());
+        lists.push_back(in);
+    }
+    Mesh m;
+    m.name = "Body";
+    for (int v = 0; v < 3000; ++v) m.influences.push_back(lists[rng.below(unsigned(lists.size()))]);
+    m.positions.resize(m.influences.size());
+    WeightReport report, expected;
+    process_weights(m, {}, &report);
+    for (std::size_t v = 0; v < m.influences.size(); ++v) {
+        BOOST_TEST_REQUIRE((m.skin[v] == quantise_influences(m.influences[v])));
+        Mesh one;
+        one.positions.resize(1);
+        one.influences = {m.influences[v]};
+        process_weights(one, {}, &expected);
+    }
+    BOOST_TEST((report.histogram == expected.histogram));
+    BOOST_TEST((report.source_histogram == expected.source_histogram));
+    BOOST_TEST(report.trimmed_vertices == expected.trimmed_vertices);
+    BOOST_TEST(report.renormalised_vertices == expected.renormalised_vertices);
+    BOOST_TEST(report.dropped_by_rounding == expected.dropped_by_rounding);
+    BOOST_TEST(report.trimmed_vertices > 0u);
+    BOOST_TEST(report.dropped_by_rounding + report.renormalised_vertices > 0u);
+    // A bad list seen again later: the error names its first vertex.
+    m.influences = {{{0, 1}}, {{0, 1}}, {{1, -1}}, {{0, 1}}, {{1, -1}}};
+    m.positions.resize(5);
+    auto e = modtest::catch_error([&] { process_weights(m); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->message().find("mesh 'Body' vertex 2:") != std::string::npos, e->message());
 }
 
 BOOST_AUTO_TEST_CASE(max_influences_option_limits_further) {

@@ -103,6 +103,47 @@ BOOST_AUTO_TEST_CASE(full_replacement_grows_and_shrinks) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(replacement_from_a_read_model_matches_the_files_route) {
+    auto pak = char_pak();
+    auto q = *find_quartet(pak, "Skater01");
+    BOOST_CHECK_EQUAL(q.base, "skater01");
+    BOOST_CHECK(!find_quartet(pak, "nope"));
+    auto files = quartet_files(pak, q);
+    auto mesh = shredtest::random_mesh(700, 120, 7);
+    ReplaceReport by_files, by_model;
+    auto out = replace_mesh(files, 1, mesh, {}, "skater01", &by_files);
+    // A replacement rewrites only the metadata file and the MMP.
+    BOOST_CHECK(out.mgp == files.mgp);
+    BOOST_CHECK(out.scp == files.scp);
+    auto done = replace_mesh_in_model(read_quartet(files, "skater01"), 1, mesh, {}, &by_model);
+    BOOST_CHECK(done.files.meta == out.meta);
+    BOOST_CHECK(done.files.mmp == out.mmp);
+    BOOST_CHECK(done.files.mgp == files.mgp);
+    BOOST_CHECK(done.files.scp == files.scp);
+    BOOST_CHECK_EQUAL(by_model.meta_size_change, by_files.meta_size_change);
+    BOOST_CHECK_EQUAL(by_model.mmp_size_change, std::int64_t(out.mmp.size()) - std::int64_t(files.mmp.size()));
+    BOOST_CHECK_EQUAL(by_model.meta_size_change, std::int64_t(out.meta.size()) - std::int64_t(files.meta.size()));
+    // The self-check's model is what reading the new files gives.
+    auto again = read_quartet(out, "skater01");
+    BOOST_REQUIRE_EQUAL(done.model.meshes.size(), again.meshes.size());
+    for (std::size_t i = 0; i < again.meshes.size(); ++i) {
+        BOOST_CHECK(encode_stream(done.model.meshes[i].stream) == encode_stream(again.meshes[i].stream));
+        BOOST_CHECK(done.model.meshes[i].triangles == again.meshes[i].triangles);
+        BOOST_CHECK(done.model.meshes[i].head == again.meshes[i].head);
+    }
+    BOOST_CHECK(done.model.skeleton.raw == again.skeleton.raw);
+    BOOST_CHECK(write_quartet(done.model).meta == out.meta);
+    // The PAK route with the model gives the PAK replace_mesh_in_pak gives by name.
+    auto by_name = replace_mesh_in_pak(pak, "SKATER01", 1, mesh);
+    auto with_model = replace_mesh_in_pak(pak, q, read_quartet(files, pak.file + ":" + q.base), 1, mesh);
+    BOOST_CHECK(with_model.pak == by_name);
+    // Errors keep naming the quartet.
+    auto e = modtest::catch_error([&] { replace_mesh_in_model(read_quartet(files, "skater01"), 9, mesh); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK(e->kind() == mod::ErrorKind::usage);
+    BOOST_CHECK_EQUAL(e->file(), "skater01");
+}
+
 BOOST_AUTO_TEST_CASE(replacement_refused_where_the_hypothesis_does_not_fit) {
     auto pak = char_pak();
     auto files = quartet_files(pak, find_quartets(pak)[0]);

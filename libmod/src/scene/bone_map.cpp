@@ -59,7 +59,21 @@ BoneMap read_bone_map(const std::filesystem::path& path) {
     return parse_bone_map(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()), path.string());
 }
 
+namespace {
+
+[[noreturn]] void bone_out_of_range(const Mesh& mesh, const Influence& inf, std::size_t bones, const std::string& file) {
+    throw Error(ErrorKind::format, "mesh '" + mesh.name + "' names bone " + std::to_string(inf.bone) + " of a " +
+                                       std::to_string(bones) + "-bone skeleton",
+                file);
+}
+
+}  // namespace
+
 RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map) {
+    return retarget(scene, Skeleton(target), map);
+}
+
+RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map) {
     const auto& source = scene.skeleton.bones;
     RetargetReport report;
     report.source_to_target.assign(source.size(), -1);
@@ -82,16 +96,19 @@ RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map
             ++report.mapped_by_name;
         }
     }
-    // Weight carried by unmapped bones: never dropped silently.
+    // Weight carried by unmapped bones: never dropped silently. When every source bone has a
+    // target there is none to count, and the bone range check is made by the rewrite below,
+    // each list checked before it is rewritten (the error is the same; lists before it are
+    // then already rewritten, as the scene is after any failed step).
+    const bool all_mapped = std::all_of(report.source_to_target.begin(), report.source_to_target.end(),
+                                        [](std::int32_t t) { return t >= 0; });
     std::vector<std::size_t> vertices(source.size(), 0);
     std::vector<double> weight(source.size(), 0);
     for (const auto& mesh : scene.meshes)
+        if (!all_mapped)
         for (const auto& list : mesh.influences)
             for (const auto& inf : list) {
-                if (inf.bone >= source.size())
-                    throw Error(ErrorKind::format, "mesh '" + mesh.name + "' names bone " + std::to_string(inf.bone) +
-                                                       " of a " + std::to_string(source.size()) + "-bone skeleton",
-                                scene.source);
+                if (inf.bone >= source.size()) bone_out_of_range(mesh, inf, source.size(), scene.source);
                 if (report.source_to_target[inf.bone] < 0 && inf.weight != 0) {
                     ++vertices[inf.bone];
                     weight[inf.bone] += inf.weight;
@@ -115,6 +132,9 @@ RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map
                                            "; map them with a bone map ('source = target' lines)", scene.source);
     for (auto& mesh : scene.meshes) {
         for (auto& list : mesh.influences) {
+            if (all_mapped)
+                for (const auto& inf : list)
+                    if (inf.bone >= source.size()) bone_out_of_range(mesh, inf, source.size(), scene.source);
             // In place: entry i lands at or before position i, targets in first-seen order,
             // weights of one target summed in list order.
             std::size_t kept = 0;
@@ -135,7 +155,7 @@ RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map
         }
         mesh.skin.clear();
     }
-    scene.skeleton = target;
+    scene.skeleton = std::move(target);
     return report;
 }
 

@@ -44,8 +44,10 @@ static_assert(sizeof(Key) % 8 == 0 && std::has_unique_object_representations_v<K
 
 enum Present : std::uint32_t { normal = 1, tangent = 2, uv0 = 4, uv1 = 8, colour = 16, skin = 32, influences = 64 };
 
-void round_into(Key& k, std::size_t c, float f, float tolerance) {
-    if (tolerance <= 0 || !std::isfinite(f)) {
+// `Grid` is tolerance > 0, decided once per weld rather than per component.
+template <bool Grid>
+void round_into(Key& k, std::size_t c, float f, double tolerance) {
+    if (!Grid || !std::isfinite(f)) {
         k.rounded[c] = std::bit_cast<std::int32_t>(f);
         k.as_bits |= 1u << c;
     } else {
@@ -56,38 +58,44 @@ void round_into(Key& k, std::size_t c, float f, float tolerance) {
 std::uint64_t hash_key(const Key& k) {
     constexpr std::size_t n = sizeof(Key) / 8;
     static_assert(n % 3 == 0);
-    std::array<std::uint64_t, n> words;
-    std::memcpy(words.data(), &k, sizeof k);
+    // Words loaded straight from the key (no copy of it).
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&k);
+    auto word = [bytes](std::size_t i) {
+        std::uint64_t w;
+        std::memcpy(&w, bytes + 8 * i, 8);
+        return w;
+    };
     // Three independent multiply chains (a third of the latency of one), then mixed.
     std::uint64_t a = 1, b = 2, c = 3;
     for (std::size_t i = 0; i < n; i += 3) {
-        a = (a ^ words[i]) * 0x9E3779B97F4A7C15ull;
-        b = (b ^ words[i + 1]) * 0xC2B2AE3D27D4EB4Full;
-        c = (c ^ words[i + 2]) * 0x165667B19E3779F9ull;
+        a = (a ^ word(i)) * 0x9E3779B97F4A7C15ull;
+        b = (b ^ word(i + 1)) * 0xC2B2AE3D27D4EB4Full;
+        c = (c ^ word(i + 2)) * 0x165667B19E3779F9ull;
     }
     std::uint64_t h = (a ^ (b >> 21) ^ (c << 17)) * 0xBF58476D1CE4E5B9ull;
     return h ^ (h >> 31);
 }
 
-Key vertex_key(const Mesh& m, std::size_t v, float tolerance) {
+template <bool Grid>
+Key vertex_key(const Mesh& m, std::size_t v, double tolerance) {
     Key k;
     for (int i = 0; i < 3; ++i) k.position[i] = std::bit_cast<std::uint32_t>(m.positions[v][i]);
     if (v < m.normals.size()) {
         k.present |= Present::normal;
-        for (int i = 0; i < 3; ++i) round_into(k, i, m.normals[v][i], tolerance);
+        for (int i = 0; i < 3; ++i) round_into<Grid>(k, i, m.normals[v][i], tolerance);
     }
     if (v < m.tangents.size()) {
         k.present |= Present::tangent;
-        for (int i = 0; i < 3; ++i) round_into(k, 3 + i, m.tangents[v][i], tolerance);
+        for (int i = 0; i < 3; ++i) round_into<Grid>(k, 3 + i, m.tangents[v][i], tolerance);
         k.tangent_sign = std::bit_cast<std::uint32_t>(m.tangents[v][3]);
     }
     if (v < m.uv0.size()) {
         k.present |= Present::uv0;
-        for (int i = 0; i < 2; ++i) round_into(k, 6 + i, m.uv0[v][i], tolerance);
+        for (int i = 0; i < 2; ++i) round_into<Grid>(k, 6 + i, m.uv0[v][i], tolerance);
     }
     if (v < m.uv1.size()) {
         k.present |= Present::uv1;
-        for (int i = 0; i < 2; ++i) round_into(k, 8 + i, m.uv1[v][i], tolerance);
+        for (int i = 0; i < 2; ++i) round_into<Grid>(k, 8 + i, m.uv1[v][i], tolerance);
     }
     if (v < m.colours.size()) {
         k.present |= Present::colour;
@@ -141,18 +149,10 @@ void keep(std::vector<T>& values, const std::vector<std::uint32_t>& first_of) {
     values.resize(first_of.size());
 }
 
-}  // namespace
-
-WeldResult weld(Mesh mesh, const WeldOptions& options) {
-    if (!(options.tolerance >= 0) || !std::isfinite(options.tolerance))
-        throw Error(ErrorKind::usage, "the weld tolerance must be a finite value >= 0");
+// The weld proper (weld() checks the options and sizes first).
+template <bool Grid>
+WeldResult weld_checked(Mesh mesh, double tolerance) {
     std::size_t n = mesh.vertex_count();
-    for (const auto& tri : mesh.triangles)
-        for (auto index : tri)
-            if (index >= n)
-                throw Error(ErrorKind::format, "mesh '" + mesh.name + "' triangle index " + std::to_string(index) +
-                                                   " is out of range (" + std::to_string(n) + " vertices)");
-    check_sizes(mesh);
     WeldResult result;
     result.remap.resize(n);
     // Open addressing over the first occurrences (slot = new vertex + 1, 0 = empty), with
@@ -168,7 +168,7 @@ WeldResult weld(Mesh mesh, const WeldOptions& options) {
     keys.reserve(n);
     first_of.reserve(n);
     for (std::size_t v = 0; v < n; ++v) {
-        const Key key = vertex_key(mesh, v, options.tolerance);
+        const Key key = vertex_key<Grid>(mesh, v, tolerance);
         const std::uint64_t h = hash_key(key);
         for (std::size_t at = h & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
             std::uint32_t slot = table[at];
@@ -200,6 +200,23 @@ WeldResult weld(Mesh mesh, const WeldOptions& options) {
         for (auto& index : tri) index = result.remap[index];
     result.mesh = std::move(mesh);
     return result;
+}
+
+}  // namespace
+
+WeldResult weld(Mesh mesh, const WeldOptions& options) {
+    if (!(options.tolerance >= 0) || !std::isfinite(options.tolerance))
+        throw Error(ErrorKind::usage, "the weld tolerance must be a finite value >= 0");
+    std::size_t n = mesh.vertex_count();
+    for (const auto& tri : mesh.triangles)
+        for (auto index : tri)
+            if (index >= n)
+                throw Error(ErrorKind::format, "mesh '" + mesh.name + "' triangle index " + std::to_string(index) +
+                                                   " is out of range (" + std::to_string(n) + " vertices)");
+    check_sizes(mesh);
+    // The grid divides by the float tolerance converted to double, as every component did.
+    if (options.tolerance > 0) return weld_checked<true>(std::move(mesh), double(options.tolerance));
+    return weld_checked<false>(std::move(mesh), 0.0);
 }
 
 }  // namespace mod::scene

@@ -71,13 +71,21 @@ QuartetFiles quartet_files(const Pak& pak, const QuartetEntries& q) {
     return {copy(q.meta), copy(q.mmp), copy(q.mgp), copy(q.scp)};
 }
 
-QuartetModel read_quartet(const QuartetFiles& files, const std::string& name) {
+namespace {
+
+QuartetFiles lay_out(const QuartetModel& m, bool mgp_and_scp);
+
+// read_quartet, with the skeleton given when it is already decoded from the same SCP bytes
+// (a replacement's self-check: the SCP entry is not rewritten, so the new quartet's SCP is
+// the input's, which the input's reading decoded).
+QuartetModel read_checked(const QuartetFiles& files, const std::string& name, std::optional<Skeleton> skeleton) {
     QuartetModel m;
     m.name = name;
     const std::string meta_file = name.empty() ? "meta" : name + " (metadata)";
     const std::string mmp_file = name.empty() ? "mmp" : name + " (MMP)";
     const Bytes& meta = files.meta;
-    m.skeleton = decode_skeleton(ByteReader(files.scp, Endian::big, name.empty() ? "scp" : name + " (SCP)", "scp"));
+    m.skeleton = skeleton ? std::move(*skeleton)
+                          : decode_skeleton(ByteReader(files.scp, Endian::big, name.empty() ? "scp" : name + " (SCP)", "scp"));
     const auto bone_count = static_cast<std::uint32_t>(m.skeleton.bones.size());
 
     if (meta.size() < q1::header_bytes)
@@ -182,8 +190,9 @@ QuartetModel read_quartet(const QuartetFiles& files, const std::string& name) {
     m.mmp_suffix.assign(files.mmp.begin() + static_cast<std::ptrdiff_t>(slices_end), files.mmp.end());
     m.mgp = files.mgp;
 
-    // The layout must give back exactly these bytes, or edits would rewrite what we do not know.
-    QuartetFiles again = write_quartet(m);
+    // The layout must give back exactly these bytes, or edits would rewrite what we do not know
+    // (the MGP and SCP are copied and patched verbatim by write_quartet: not compared).
+    QuartetFiles again = lay_out(m, false);
     auto check_same = [&](const Bytes& have, const Bytes& made, const std::string& file, const char* what) {
         // memcmp for the verdict; the byte-by-byte search only for the message.
         if (have.size() == made.size() && (have.empty() || std::memcmp(have.data(), made.data(), have.size()) == 0))
@@ -200,7 +209,9 @@ QuartetModel read_quartet(const QuartetFiles& files, const std::string& name) {
     return m;
 }
 
-QuartetFiles write_quartet(const QuartetModel& m) {
+// write_quartet; the MGP and SCP only when `mgp_and_scp` (the layout check compares the
+// metadata file and the MMP alone).
+QuartetFiles lay_out(const QuartetModel& m, bool mgp_and_scp) {
     QuartetFiles out;
     Bytes& meta = out.meta;
     meta = m.meta_header;
@@ -245,10 +256,20 @@ QuartetFiles write_quartet(const QuartetModel& m) {
     endian::store_be32(meta.data() + q1::mesh_count_field, static_cast<std::uint32_t>(count));
     endian::store_be32(meta.data() + q1::table_offset_field, m.table_offset);
     endian::store_be32(meta.data() + q1::file_size_field, static_cast<std::uint32_t>(meta.size()));
-    out.mgp = m.mgp;
-    out.scp = encode_skeleton(m.skeleton);
+    if (mgp_and_scp) {
+        out.mgp = m.mgp;
+        out.scp = encode_skeleton(m.skeleton);
+    }
     return out;
 }
+
+}  // namespace
+
+QuartetModel read_quartet(const QuartetFiles& files, const std::string& name) {
+    return read_checked(files, name, std::nullopt);
+}
+
+QuartetFiles write_quartet(const QuartetModel& m) { return lay_out(m, true); }
 
 namespace {
 
@@ -353,7 +374,11 @@ QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index,
     rep.new_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
     rep.new_triangles = static_cast<std::uint32_t>(qm.triangles.size());
     QuartetReplacement out;
-    out.files = write_quartet(m);
+    // What write_quartet gives: the MGP is the model's, and the SCP the skeleton's raw bytes
+    // (encode_skeleton writes back the very bits decode_skeleton read, at the same offsets).
+    out.files = lay_out(m, false);
+    out.files.mgp = std::move(m.mgp);
+    out.files.scp = m.skeleton.raw;
     // The input's sizes, from what read_quartet checked: the header's file size word (the
     // header is at least 0x20 bytes, or write_quartet has refused it), and the MMP as prefix +
     // 16-aligned slices + suffix, so only the replaced slice changes its size.
@@ -362,7 +387,7 @@ QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index,
     rep.mmp_size_change = static_cast<std::int64_t>(slice_bytes(qm.triangles.size())) - static_cast<std::int64_t>(old_slice);
     // Self-check: what we wrote must read back under the same hypothesis (every record and
     // stream decoded again, the layout giving back the same bytes).
-    out.model = read_quartet(out.files, name);
+    out.model = read_checked(out.files, name, std::move(m.skeleton));
     if (report) *report = rep;
     return out;
 }

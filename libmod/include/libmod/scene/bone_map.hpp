@@ -47,5 +47,7 @@ struct RetargetReport {
 // does not have; map entries whose source bone does not exist become Scene::warnings.
 // Processed weights (Mesh::skin) are cleared: process_weights must run after retargeting.
 RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map = {});
+// The same, moving `target` into the scene instead of copying it.
+RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map = {});
 
 }  // namespace mod::scene

@@ -131,8 +131,11 @@ QuartetFiles replace_mesh(const QuartetFiles& files, std::size_t mesh_index, con
                           const ReplaceOptions& options = {}, const std::string& name = {},
                           ReplaceReport* report = nullptr);
 
-// What replace_mesh_in_model gives: the new files and the model its self-check read back from
-// them (read_quartet(files), every stream decoded), so callers need not read them again.
+// What replace_mesh_in_model gives: the new files (as write_quartet lays them out; the MGP and
+// SCP are the input's) and the model its self-check read back from them (every record and
+// stream of the new metadata file and MMP decoded and re-laid out; the skeleton is the one
+// read from the input's SCP, which a replacement does not rewrite), so callers need not read
+// them again.
 struct QuartetReplacement {
     QuartetFiles files;
     QuartetModel model;
