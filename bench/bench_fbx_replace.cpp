@@ -16,10 +16,10 @@
 // `bench_fbx_replace --profile FILE N` runs only "ours" N times on one corpus file (Assimp
 // reads it once, untimed), for valgrind --tool=callgrind.
 //
-// `bench_fbx_replace --stages FILE N` times the steps of "ours" one by one (CPU ms, best of N),
-// calling the public functions in the order replace_from_scene does, the replacement broken
-// into its own steps (preprocess, write_quartet, the self-check's read_quartet of the new
-// files, repack_pak).
+// `bench_fbx_replace --stages FILE N` times the steps of "ours" one by one (CPU ms, best of N,
+// each iteration after a fresh untimed Assimp read as in the main table, so that the heap is
+// in the same state), calling the public functions in the order replace_from_scene does, with
+// the minor page faults of each step (mean).
 //
 // `bench_fbx_replace --dump DIR FILE...` writes, for each source file, its converted scene
 // (three import option sets) and the replaced PAK (two meshes, five replace option sets) to
@@ -44,17 +44,22 @@
 #include <ctime>
 #include <string>
 
+#include <sys/resource.h>
+
 namespace {
 
 namespace fs = std::filesystem;
 
 struct Clock {
     double wall, cpu;
+    long faults;  // minor page faults so far
     static Clock now() {
         timespec cpu{};
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
         return {std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(),
-                double(cpu.tv_sec) + double(cpu.tv_nsec) * 1e-9};
+                double(cpu.tv_sec) + double(cpu.tv_nsec) * 1e-9, usage.ru_minflt};
     }
 };
 
@@ -97,20 +102,21 @@ void stages(const fs::path& source, const Target& t, int repeats) {
     using namespace mod;
     const char* names[] = {"read_file + read_pak",     "read_pak_quartet",      "convert_assimp_scene",
                            "retarget",                 "process_weights",       "free raw influences",   "weld",
-                           "check_mesh + f16 UVs",     "to_skinned_mesh",       "preprocess",
-                           "write_quartet",            "self-check read_quartet", "repack_pak",
+                           "check_mesh + f16 UVs",     "to_skinned_mesh",       "replace_mesh_in_pak",
                            "write_file_atomic"};
     constexpr std::size_t count = std::size(names);
     std::array<double, count> best;
+    std::array<long, count> faults{};
     best.fill(1e30);
-    Assimp::Importer importer;
-    const aiScene& ai = scene::read_with_assimp(importer, source);
     for (int i = 0; i < repeats; ++i) {
+        Assimp::Importer importer;
+        const aiScene& ai = scene::read_with_assimp(importer, source);
         std::array<Clock, count + 1> at;
         std::size_t k = 0;
         at[k++] = Clock::now();
         shred::Pak pak = shred::read_pak(read_file(t.pak), t.pak.string());
         at[k++] = Clock::now();
+        const shred::QuartetEntries entries = *shred::find_quartet(pak, t.quartet);
         shred::QuartetModel model = shred::read_pak_quartet(pak, t.quartet);
         at[k++] = Clock::now();
         scene::Scene scene = scene::convert_assimp_scene(ai, source.string());
@@ -134,37 +140,24 @@ void stages(const fs::path& source, const Target& t, int repeats) {
         at[k++] = Clock::now();
         shred::SkinnedMesh skinned = shred::to_skinned_mesh(mesh);
         at[k++] = Clock::now();
-        shred::PreprocessOptions pre;
-        pre.envelope = model.meshes[1].stream.envelope;
-        pre.terminal = model.meshes[1].stream.terminal;
-        pre.bone_count = static_cast<std::uint32_t>(model.skeleton.bones.size());
-        shred::PreprocessResult r = shred::preprocess(skinned, pre);
-        at[k++] = Clock::now();
-        model.meshes[1].stream = std::move(r.stream);
-        model.meshes[1].triangles = std::move(r.triangles);
-        shred::QuartetFiles files = shred::write_quartet(model);
-        at[k++] = Clock::now();
-        shred::QuartetModel back = shred::read_quartet(files, model.name);
-        at[k++] = Clock::now();
-        std::vector<std::optional<Bytes>> repl(pak.entries.size());
-        for (const auto& q : shred::find_quartets(pak))
-            if (q.base == t.quartet) {
-                repl[q.meta] = std::move(files.meta);
-                repl[q.mmp] = std::move(files.mmp);
-            }
-        Bytes bytes = shred::repack_pak(pak, repl);
+        Bytes bytes = shred::replace_mesh_in_pak(pak, entries, std::move(model), 1, skinned).pak;
         at[k++] = Clock::now();
         write_file_atomic(t.out, bytes);
         at[k++] = Clock::now();
-        for (std::size_t s = 0; s < count; ++s) best[s] = std::min(best[s], at[s + 1].cpu - at[s].cpu);
+        for (std::size_t s = 0; s < count; ++s) {
+            best[s] = std::min(best[s], at[s + 1].cpu - at[s].cpu);
+            faults[s] += at[s + 1].faults - at[s].faults;
+        }
     }
-    std::printf("%s (CPU ms, best of %d)\n", source.filename().string().c_str(), repeats);
+    std::printf("%s (CPU ms, best of %d; minor page faults, mean)\n", source.filename().string().c_str(), repeats);
     double total = 0;
+    long total_faults = 0;
     for (std::size_t s = 0; s < count; ++s) {
-        std::printf("  %-34s %7.3f\n", names[s], best[s] * 1e3);
+        std::printf("  %-34s %7.3f %6ld\n", names[s], best[s] * 1e3, faults[s] / repeats);
         total += best[s];
+        total_faults += faults[s];
     }
-    std::printf("  %-34s %7.3f\n", "sum", total * 1e3);
+    std::printf("  %-34s %7.3f %6ld\n", "sum", total * 1e3, total_faults / repeats);
 }
 
 // The converted scene as raw words: every attribute, influence list and bone, in order.

@@ -38,6 +38,7 @@ std::vector<Vec4> generate_tangents(std::span<const Vec3> positions, std::span<c
     // vertex per triangle corner (FBX, with float noise in the corner normals) would otherwise
     // get one tangent per face. Each vertex then orthogonalises against its own normal.
     std::vector<std::uint32_t> group(n);
+    std::uint32_t groups = 0;
     {
         // Key: the bits of x, y, z, u, v; open addressing over the first vertex of each group.
         using Key = std::array<std::uint32_t, 5>;
@@ -50,7 +51,6 @@ std::vector<Vec4> generate_tangents(std::span<const Vec3> positions, std::span<c
         std::size_t capacity = 16;
         while (capacity < 2 * n) capacity *= 2;
         std::vector<std::uint32_t> table(capacity, 0);  // first vertex + 1, 0 = empty
-        std::uint32_t groups = 0;
         for (std::size_t v = 0; v < n; ++v) {
             Key key = key_of(v);
             std::uint64_t h = 0;
@@ -70,7 +70,8 @@ std::vector<Vec4> generate_tangents(std::span<const Vec3> positions, std::span<c
             }
         }
     }
-    std::vector<D3> sdir(n), tdir(n);
+    // One accumulator per group (FBX: about one per control point and UV, not per corner).
+    std::vector<D3> sdir(groups), tdir(groups);
     if (uv.size() == n) {
         for (const auto& tri : triangles) {
             if (tri[0] >= n || tri[1] >= n || tri[2] >= n) continue;

@@ -156,16 +156,15 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
     WeldResult result;
     result.remap.resize(n);
     // Open addressing over the first occurrences (slot = new vertex + 1, 0 = empty), with
-    // their hashes and keys kept by new vertex: a key is built once per vertex, and a hash
-    // match is confirmed against the stored key.
+    // their hashes by new vertex. Keys are not kept: a candidate's key is rebuilt when its
+    // hash matches (about once per merged vertex). Keeping them (144 bytes a vertex) costs
+    // more, in fresh memory pages, than rebuilding the matched ones.
     std::size_t capacity = 16;
     while (capacity < 2 * n) capacity *= 2;
     std::vector<std::uint32_t> table(capacity, 0);
     std::vector<std::uint64_t> hashes;
-    std::vector<Key> keys;
     std::vector<std::uint32_t> first_of;  // new vertex -> its first old vertex
     hashes.reserve(n);
-    keys.reserve(n);
     first_of.reserve(n);
     for (std::size_t v = 0; v < n; ++v) {
         const Key key = vertex_key<Grid>(mesh, v, tolerance);
@@ -177,11 +176,12 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
                 result.remap[v] = static_cast<std::uint32_t>(first_of.size());
                 first_of.push_back(static_cast<std::uint32_t>(v));
                 hashes.push_back(h);
-                keys.push_back(key);
                 break;
             }
             std::size_t id = slot - 1;
-            if (hashes[id] == h && std::memcmp(&keys[id], &key, sizeof key) == 0 &&
+            if (hashes[id] != h) continue;
+            const Key candidate = vertex_key<Grid>(mesh, first_of[id], tolerance);
+            if (std::memcmp(&candidate, &key, sizeof key) == 0 &&
                 (!(key.present & Present::influences) || same_influences(mesh, first_of[id], v))) {
                 result.remap[v] = static_cast<std::uint32_t>(id);
                 break;

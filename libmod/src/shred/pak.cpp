@@ -120,7 +120,13 @@ Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replaceme
     std::size_t names_end = pak.name_table_offset() + pak.name_table_size;
     std::size_t first_data = order.empty() ? pak.raw.size() : pak.entries[order.front()].data_offset;
     first_data = std::max(first_data, names_end);
-    Bytes out(pak.raw.begin(), pak.raw.begin() + static_cast<std::ptrdiff_t>(first_data));
+    // At most the original file, plus what the entries grew by, plus one alignment pad each:
+    // reserved once (reserved pages that are never written cost nothing).
+    std::uint64_t bound = pak.raw.size() + std::uint64_t(align) * order.size();
+    for (std::size_t i : changed) bound += replacements[i]->size();
+    Bytes out;
+    out.reserve(static_cast<std::size_t>(bound));
+    out.assign(pak.raw.begin(), pak.raw.begin() + static_cast<std::ptrdiff_t>(first_data));
     std::vector<std::uint32_t> new_offset(pak.entries.size()), new_size(pak.entries.size());
     for (std::size_t k = 0; k < order.size(); ++k) {
         std::size_t i = order[k];

@@ -214,15 +214,27 @@ QuartetModel read_checked(const QuartetFiles& files, const std::string& name, st
 QuartetFiles lay_out(const QuartetModel& m, bool mgp_and_scp) {
     QuartetFiles out;
     Bytes& meta = out.meta;
-    meta = m.meta_header;
-    if (meta.size() < q1::header_bytes) throw Error(ErrorKind::usage, "quartet model: header shorter than 0x20 bytes");
+    if (m.meta_header.size() < q1::header_bytes)
+        throw Error(ErrorKind::usage, "quartet model: header shorter than 0x20 bytes");
     std::size_t count = m.meshes.size();
+    // Both files are allocated once at their final size (append_stream reserves only what it
+    // appends, so a growing metadata file would otherwise be reallocated for every record).
+    std::uint64_t meta_total = align_up(std::uint64_t(m.table_offset) + 4 * count, q1::alignment);
+    std::uint64_t mmp_total = m.mmp_prefix.size();
+    for (const auto& qm : m.meshes) {
+        meta_total = align_up(meta_total + qm.head.size() + qm.stream.stream_size() + qm.footer.size(), q1::alignment);
+        mmp_total = align_up(mmp_total + 6 * qm.triangles.size(), q1::alignment);
+    }
+    mmp_total += m.mmp_suffix.size();
+    if (meta_total <= 0xFFFFFFFFull) meta.reserve(static_cast<std::size_t>(meta_total));  // else refused below
+    meta.assign(m.meta_header.begin(), m.meta_header.end());
     meta.resize(m.table_offset + 4 * count, 0);
     meta.resize(static_cast<std::size_t>(align_up(meta.size(), q1::alignment)), 0);
 
     // MMP slices first: the records need their offsets.
     Bytes& mmp = out.mmp;
-    mmp = m.mmp_prefix;
+    mmp.reserve(static_cast<std::size_t>(mmp_total));
+    mmp.assign(m.mmp_prefix.begin(), m.mmp_prefix.end());
     std::vector<std::uint32_t> slice_at(count);
     for (std::size_t i = 0; i < count; ++i) {
         slice_at[i] = static_cast<std::uint32_t>(mmp.size());
@@ -385,6 +397,9 @@ QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index,
     const std::uint64_t old_meta_size = be32(m.meta_header, q1::file_size_field);
     rep.meta_size_change = static_cast<std::int64_t>(out.files.meta.size()) - static_cast<std::int64_t>(old_meta_size);
     rep.mmp_size_change = static_cast<std::int64_t>(slice_bytes(qm.triangles.size())) - static_cast<std::int64_t>(old_slice);
+    // The model's streams are laid out: released before the self-check decodes them again,
+    // so that its allocations reuse their memory instead of touching fresh pages.
+    m.meshes = {};
     // Self-check: what we wrote must read back under the same hypothesis (every record and
     // stream decoded again, the layout giving back the same bytes).
     out.model = read_checked(out.files, name, std::move(m.skeleton));
