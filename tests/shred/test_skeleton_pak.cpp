@@ -137,6 +137,27 @@ BOOST_AUTO_TEST_CASE(repack_with_grown_and_shrunk_entries) {
         auto got = again.data(i);
         BOOST_CHECK(std::equal(got.begin(), got.end(), want.begin(), want.end()));
     }
+    // Each entry found through the new file's own table, as the replacement's self-check does.
+    for (std::size_t i = 0; i < 5; ++i) {
+        auto view = pak_entry_data(out, i, "out.pak");
+        auto want = again.data(i);
+        BOOST_CHECK(view.data() == out.data() + again.entries[i].data_offset);
+        BOOST_CHECK(std::equal(view.begin(), view.end(), want.begin(), want.end()));
+    }
+    auto absent = modtest::catch_error([&] { pak_entry_data(out, 5, "out.pak"); });
+    BOOST_REQUIRE(absent);
+    BOOST_CHECK(absent->kind() == mod::ErrorKind::usage);
+    mod::Bytes cut(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(again.entries[4].data_offset + 1));
+    auto past = modtest::catch_error([&] { pak_entry_data(cut, 4, "cut.pak"); });
+    BOOST_REQUIRE(past);
+    BOOST_CHECK(past->kind() == mod::ErrorKind::format);
+    BOOST_CHECK_EQUAL(past->file(), "cut.pak");
+    BOOST_CHECK(past->message().find("not a RIDE-layout PAK: ") == 0);
+    BOOST_CHECK_EQUAL(past->path(), "pak.entry[4].data_offset");
+    for (std::size_t n : {0, 3, 15, 20})
+        BOOST_CHECK(modtest::catch_error([&] {
+            pak_entry_data(mod::ByteView(out).first(n), 0, "short.pak");
+        }).has_value());
     // Putting the old data back gives the original bytes.
     std::vector<std::optional<mod::Bytes>> back(5);
     back[1] = mod::Bytes(pak.data(1).begin(), pak.data(1).end());

@@ -239,14 +239,10 @@ QuartetEntries quartet_entries(const Pak& pak, std::string_view quartet_base) {
     return std::move(*q);
 }
 
-QuartetModel read_entries(const Pak& pak, const QuartetEntries& q) {
-    return read_quartet(quartet_files(pak, q), pak.file + ":" + q.base);
-}
-
 }  // namespace
 
 QuartetModel read_pak_quartet(const Pak& pak, std::string_view quartet_base) {
-    return read_entries(pak, quartet_entries(pak, quartet_base));
+    return read_pak_entries(pak, quartet_entries(pak, quartet_base));
 }
 
 Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::size_t mesh_index, scene::Scene source,
@@ -254,7 +250,7 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     SceneReplaceReport local;
     SceneReplaceReport& rep = report ? *report : local;
     const QuartetEntries entries = quartet_entries(pak, quartet_base);
-    QuartetModel model = read_entries(pak, entries);
+    QuartetModel model = read_pak_entries(pak, entries);
     if (mesh_index >= model.meshes.size())
         throw Error(ErrorKind::usage, "mesh " + std::to_string(mesh_index) + " does not exist (the quartet has " +
                                           std::to_string(model.meshes.size()) + ")", model.name);

@@ -82,6 +82,26 @@ Pak read_pak(Bytes data, std::string file) {
     return pak;
 }
 
+ByteView pak_entry_data(ByteView pak, std::size_t entry, const std::string& file) {
+    if (pak.size() < pak_header_bytes || std::memcmp(pak.data(), "PAK\0", 4) != 0)
+        fail(file, 0, "pak.header", "no 16-byte header with the magic \"PAK\\0\"");
+    std::uint32_t count = endian::load_be32(pak.data() + 8);
+    if (entry >= count)
+        throw Error(ErrorKind::usage, "entry " + std::to_string(entry) + " does not exist (the PAK has " +
+                                          std::to_string(count) + ")",
+                    file);
+    std::uint64_t at = pak_header_bytes + std::uint64_t(entry) * pak_entry_bytes;
+    std::string path = "pak.entry[" + std::to_string(entry) + "]";
+    if (at + pak_entry_bytes > pak.size()) fail(file, at, path, "the entry runs past the end of the file");
+    std::uint32_t offset = endian::load_be32(pak.data() + at + 16);
+    std::uint32_t size = endian::load_be32(pak.data() + at + 20);
+    if (std::uint64_t(offset) + size > pak.size())
+        fail(file, at + 16, path + ".data_offset", "data " + hex(offset) + " + " + std::to_string(size) +
+                                                       " bytes runs past the end of the file (" +
+                                                       std::to_string(pak.size()) + " bytes)");
+    return pak.subspan(offset, size);
+}
+
 std::uint32_t pak_data_alignment(const Pak& pak) noexcept {
     std::uint32_t a = 2048;
     for (const auto& e : pak.entries)

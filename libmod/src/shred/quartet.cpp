@@ -34,7 +34,7 @@ std::pair<std::string, std::string> split_name(const std::string& name) {
                 file, at, path);
 }
 
-std::uint32_t be32(const Bytes& b, std::size_t at) { return endian::load_be32(b.data() + at); }
+std::uint32_t be32(ByteView b, std::size_t at) { return endian::load_be32(b.data() + at); }
 
 std::string mesh_path(std::size_t i) { return "meta.mesh[" + std::to_string(i) + "]"; }
 
@@ -75,15 +75,22 @@ namespace {
 
 QuartetFiles lay_out(const QuartetModel& m, bool mgp_and_scp);
 
+// The four files as read: owned (QuartetFiles) or inside a PAK.
+struct FileViews {
+    ByteView meta, mmp, mgp, scp;
+};
+
+FileViews views(const QuartetFiles& f) { return {f.meta, f.mmp, f.mgp, f.scp}; }
+
 // read_quartet, with the skeleton given when it is already decoded from the same SCP bytes
 // (a replacement's self-check: the SCP entry is not rewritten, so the new quartet's SCP is
 // the input's, which the input's reading decoded).
-QuartetModel read_checked(const QuartetFiles& files, const std::string& name, std::optional<Skeleton> skeleton) {
+QuartetModel read_checked(const FileViews& files, const std::string& name, std::optional<Skeleton> skeleton) {
     QuartetModel m;
     m.name = name;
     const std::string meta_file = name.empty() ? "meta" : name + " (metadata)";
     const std::string mmp_file = name.empty() ? "mmp" : name + " (MMP)";
-    const Bytes& meta = files.meta;
+    const ByteView meta = files.meta;
     m.skeleton = skeleton ? std::move(*skeleton)
                           : decode_skeleton(ByteReader(files.scp, Endian::big, name.empty() ? "scp" : name + " (SCP)", "scp"));
     const auto bone_count = static_cast<std::uint32_t>(m.skeleton.bones.size());
@@ -188,12 +195,12 @@ QuartetModel read_checked(const QuartetFiles& files, const std::string& name, st
     std::size_t slices_end = std::min<std::size_t>(previous_slice_end, files.mmp.size());
     m.mmp_prefix.assign(files.mmp.begin(), files.mmp.begin() + static_cast<std::ptrdiff_t>(first_slice));
     m.mmp_suffix.assign(files.mmp.begin() + static_cast<std::ptrdiff_t>(slices_end), files.mmp.end());
-    m.mgp = files.mgp;
+    m.mgp.assign(files.mgp.begin(), files.mgp.end());
 
     // The layout must give back exactly these bytes, or edits would rewrite what we do not know
     // (the MGP and SCP are copied and patched verbatim by write_quartet: not compared).
     QuartetFiles again = lay_out(m, false);
-    auto check_same = [&](const Bytes& have, const Bytes& made, const std::string& file, const char* what) {
+    auto check_same = [&](ByteView have, const Bytes& made, const std::string& file, const char* what) {
         // memcmp for the verdict; the byte-by-byte search only for the message.
         if (have.size() == made.size() && (have.empty() || std::memcmp(have.data(), made.data(), have.size()) == 0))
             return;
@@ -278,7 +285,12 @@ QuartetFiles lay_out(const QuartetModel& m, bool mgp_and_scp) {
 }  // namespace
 
 QuartetModel read_quartet(const QuartetFiles& files, const std::string& name) {
-    return read_checked(files, name, std::nullopt);
+    return read_checked(views(files), name, std::nullopt);
+}
+
+QuartetModel read_pak_entries(const Pak& pak, const QuartetEntries& q) {
+    return read_checked({pak.data(q.meta), pak.data(q.mmp), pak.data(q.mgp), pak.data(q.scp)}, pak.file + ":" + q.base,
+                        std::nullopt);
 }
 
 QuartetFiles write_quartet(const QuartetModel& m) { return lay_out(m, true); }
@@ -350,8 +362,13 @@ QuartetFiles build_quartet(std::span<const BoneSpec> bones, std::span<const NewQ
     return write_quartet(m);
 }
 
-QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index, const SkinnedMesh& mesh,
-                                         const ReplaceOptions& options, ReplaceReport* report) {
+namespace {
+
+// The replacement proper, up to the laid-out metadata file and MMP (the MGP and SCP are left
+// empty: a replacement does not change them). Releases the model's streams once laid out, so
+// that the self-check's allocations reuse their memory instead of touching fresh pages.
+QuartetFiles replace_and_lay_out(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh& mesh,
+                                 const ReplaceOptions& options, ReplaceReport& rep) {
     const std::string& name = m.name;
     if (mesh_index >= m.meshes.size())
         throw Error(ErrorKind::usage, "mesh " + std::to_string(mesh_index) + " does not exist (the quartet has " +
@@ -373,7 +390,7 @@ QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index,
     }
     auto slice_bytes = [](std::size_t triangles) { return align_up(std::uint64_t(6) * triangles, q1::alignment); };
     const std::uint64_t old_slice = slice_bytes(qm.triangles.size());
-    ReplaceReport rep;
+    rep = {};
     rep.old_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.old_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
     rep.old_triangles = static_cast<std::uint32_t>(qm.triangles.size());
@@ -385,24 +402,31 @@ QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index,
     rep.new_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.new_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
     rep.new_triangles = static_cast<std::uint32_t>(qm.triangles.size());
-    QuartetReplacement out;
-    // What write_quartet gives: the MGP is the model's, and the SCP the skeleton's raw bytes
-    // (encode_skeleton writes back the very bits decode_skeleton read, at the same offsets).
-    out.files = lay_out(m, false);
-    out.files.mgp = std::move(m.mgp);
-    out.files.scp = m.skeleton.raw;
+    QuartetFiles files = lay_out(m, false);
     // The input's sizes, from what read_quartet checked: the header's file size word (the
-    // header is at least 0x20 bytes, or write_quartet has refused it), and the MMP as prefix +
+    // header is at least 0x20 bytes, or lay_out has refused it), and the MMP as prefix +
     // 16-aligned slices + suffix, so only the replaced slice changes its size.
     const std::uint64_t old_meta_size = be32(m.meta_header, q1::file_size_field);
-    rep.meta_size_change = static_cast<std::int64_t>(out.files.meta.size()) - static_cast<std::int64_t>(old_meta_size);
+    rep.meta_size_change = static_cast<std::int64_t>(files.meta.size()) - static_cast<std::int64_t>(old_meta_size);
     rep.mmp_size_change = static_cast<std::int64_t>(slice_bytes(qm.triangles.size())) - static_cast<std::int64_t>(old_slice);
-    // The model's streams are laid out: released before the self-check decodes them again,
-    // so that its allocations reuse their memory instead of touching fresh pages.
     m.meshes = {};
+    return files;
+}
+
+}  // namespace
+
+QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index, const SkinnedMesh& mesh,
+                                         const ReplaceOptions& options, ReplaceReport* report) {
+    ReplaceReport rep;
+    QuartetReplacement out;
+    out.files = replace_and_lay_out(m, mesh_index, mesh, options, rep);
+    // What write_quartet gives: the MGP is the model's, and the SCP the skeleton's raw bytes
+    // (encode_skeleton writes back the very bits decode_skeleton read, at the same offsets).
+    out.files.mgp = std::move(m.mgp);
+    out.files.scp = m.skeleton.raw;
     // Self-check: what we wrote must read back under the same hypothesis (every record and
     // stream decoded again, the layout giving back the same bytes).
-    out.model = read_checked(out.files, name, std::move(m.skeleton));
+    out.model = read_checked(views(out.files), m.name, std::move(m.skeleton));
     if (report) *report = rep;
     return out;
 }
@@ -421,19 +445,30 @@ std::optional<QuartetEntries> find_quartet(const Pak& pak, std::string_view quar
 PakReplacement replace_mesh_in_pak(const Pak& pak, const QuartetEntries& entries, QuartetModel model,
                                    std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options,
                                    ReplaceReport* report) {
-    QuartetReplacement r = replace_mesh_in_model(std::move(model), mesh_index, mesh, options, report);
-    std::vector<std::optional<Bytes>> repl(pak.entries.size());
-    repl[entries.meta] = std::move(r.files.meta);
-    repl[entries.mmp] = std::move(r.files.mmp);
-    return {repack_pak(pak, repl), std::move(r.model)};
+    ReplaceReport rep;
+    PakReplacement out;
+    {
+        QuartetFiles files = replace_and_lay_out(model, mesh_index, mesh, options, rep);
+        std::vector<std::optional<Bytes>> repl(pak.entries.size());
+        repl[entries.meta] = std::move(files.meta);
+        repl[entries.mmp] = std::move(files.mmp);
+        out.pak = repack_pak(pak, repl);
+    }
+    // Self-check on the PAK itself, once the laid-out files are released: its four entries,
+    // found through the new PAK's own table, must read back under the same hypothesis.
+    const std::string file = pak.file.empty() ? "the new PAK" : pak.file + " (as written)";
+    FileViews written{pak_entry_data(out.pak, entries.meta, file), pak_entry_data(out.pak, entries.mmp, file),
+                      pak_entry_data(out.pak, entries.mgp, file), pak_entry_data(out.pak, entries.scp, file)};
+    out.model = read_checked(written, model.name, std::move(model.skeleton));
+    if (report) *report = rep;
+    return out;
 }
 
 Bytes replace_mesh_in_pak(const Pak& pak, std::string_view quartet_base, std::size_t mesh_index,
                           const SkinnedMesh& mesh, const ReplaceOptions& options, ReplaceReport* report) {
     auto q = find_quartet(pak, quartet_base);
     if (!q) throw Error(ErrorKind::usage, "no quartet named '" + std::string(quartet_base) + "' in the PAK", pak.file);
-    std::string name = pak.file + ":" + q->base;
-    return replace_mesh_in_pak(pak, *q, read_quartet(quartet_files(pak, *q), name), mesh_index, mesh, options, report).pak;
+    return replace_mesh_in_pak(pak, *q, read_pak_entries(pak, *q), mesh_index, mesh, options, report).pak;
 }
 
 }  // namespace mod::shred

@@ -57,6 +57,12 @@ Pak read_pak(Bytes data, std::string file = {});
 // overlap (the layout then shares bytes between entries and cannot be re-laid out).
 Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replacements);
 
+// The data of entry `entry` of the PAK bytes `pak`, found through its own table without reading
+// the rest (a repacked PAK checked in place). Format error ("not a RIDE-layout PAK: ...",
+// naming `file`) when the header, the table or the data range does not fit; usage error when
+// the entry does not exist.
+ByteView pak_entry_data(ByteView pak, std::size_t entry, const std::string& file = {});
+
 // The alignment repack_pak uses for this PAK.
 std::uint32_t pak_data_alignment(const Pak& pak) noexcept;
 

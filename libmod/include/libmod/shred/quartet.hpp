@@ -96,6 +96,10 @@ struct QuartetModel {
 // stream with the descriptor's vertex count and the skeleton's bone count, zero padding) and
 // that write_quartet would give back the same bytes. Throws format errors as described above.
 QuartetModel read_quartet(const QuartetFiles& files, const std::string& name = {});
+// read_quartet on the quartet's entries inside `pak` (not copied), the model named
+// pak.file + ":" + q.base.
+QuartetModel read_pak_entries(const Pak& pak, const QuartetEntries& q);
+
 // Lays the model out: records back to back in model order (16-aligned, zero padding), the
 // table and header words updated, the MMP rebuilt slice by slice. Same bytes when unchanged.
 QuartetFiles write_quartet(const QuartetModel& model);
@@ -154,8 +158,9 @@ Bytes replace_mesh_in_pak(const Pak& pak, std::string_view quartet_base, std::si
                           ReplaceReport* report = nullptr);
 
 // replace_mesh_in_pak for the quartet `entries` of `pak` whose model read_quartet has already
-// read from those entries (named pak.file + ":" + base, as read_pak_quartet does): the new PAK
-// and the self-check's reading of the new quartet.
+// read from those entries (read_pak_entries; the input is not read again): the new PAK and the
+// self-check's reading of the new quartet, made on the new PAK itself (its four entries found
+// through its own table; the skeleton is the one decoded from the unchanged SCP entry).
 struct PakReplacement {
     Bytes pak;
     QuartetModel model;
