@@ -95,7 +95,15 @@ Key vertex_key(const Mesh& m, std::size_t v, double tolerance) {
     }
     if (v < m.uv1.size()) {
         k.present |= Present::uv1;
-        for (int i = 0; i < 2; ++i) round_into<Grid>(k, 8 + i, m.uv1[v][i], tolerance);
+        // The second set is often a copy of the first (--second-uv copy): the same bits round
+        // to the same values, so they are copied rather than divided again.
+        if (v < m.uv0.size() && std::memcmp(m.uv1[v].data(), m.uv0[v].data(), sizeof(Vec2)) == 0) {
+            k.rounded[8] = k.rounded[6];
+            k.rounded[9] = k.rounded[7];
+            k.as_bits |= (k.as_bits >> 6 & 3u) << 8;
+        } else {
+            for (int i = 0; i < 2; ++i) round_into<Grid>(k, 8 + i, m.uv1[v][i], tolerance);
+        }
     }
     if (v < m.colours.size()) {
         k.present |= Present::colour;
