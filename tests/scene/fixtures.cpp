@@ -31,6 +31,16 @@ constexpr float bone_length = 1.0f;
 
 }  // namespace
 
+void add_child(aiNode* parent, aiNode* child) {
+    auto** children = new aiNode*[parent->mNumChildren + 1];
+    for (unsigned i = 0; i < parent->mNumChildren; ++i) children[i] = parent->mChildren[i];
+    children[parent->mNumChildren] = child;
+    delete[] parent->mChildren;
+    parent->mChildren = children;
+    ++parent->mNumChildren;
+    child->mParent = parent;
+}
+
 Fixture make_fixture(const FixtureSpec& spec) {
     Fixture f;
     f.mesh_transform = spec.blender_transform ? blender_like() : mod::scene::identity_matrix;
@@ -88,15 +98,6 @@ void write_fixture(const Fixture& f, const FixtureSpec& spec, const std::filesys
                                   : mod::scene::identity_matrix;
     auto* armature = new aiNode("Armature");
     armature->mTransformation = to_ai(armature_transform);
-    auto add_child = [](aiNode* parent, aiNode* child) {
-        auto** children = new aiNode*[parent->mNumChildren + 1];
-        for (unsigned i = 0; i < parent->mNumChildren; ++i) children[i] = parent->mChildren[i];
-        children[parent->mNumChildren] = child;
-        delete[] parent->mChildren;
-        parent->mChildren = children;
-        ++parent->mNumChildren;
-        child->mParent = parent;
-    };
     std::vector<std::pair<std::string, Mat4>> bone_globals;
     aiNode* parent = armature;
     Mat4 parent_global = armature_transform;

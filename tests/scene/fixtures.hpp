@@ -9,7 +9,13 @@
 #include <string>
 #include <vector>
 
+struct aiNode;
+
 namespace scenetest {
+
+// Appends `child` to `parent`'s children (Assimp owns them through the parent) and sets its
+// parent pointer.
+void add_child(aiNode* parent, aiNode* child);
 
 struct FixtureSpec {
     int rings = 6;            // vertex rings along the cylinder

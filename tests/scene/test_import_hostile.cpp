@@ -1,6 +1,7 @@
 // convert_assimp_scene on hand-built aiScenes of every hostile shape a damaged file (or a
 // faulty Assimp importer) could hand over: each is a clean mod::Error (format, naming the
 // source) or a scene the rest of the pipeline handles, never a crash.
+#include "fixtures.hpp"
 #include "test_support.hpp"
 
 #include "libmod/scene/import.hpp"
@@ -30,16 +31,6 @@ struct Quad {
     aiNode* body;
     aiMesh* mesh;
 
-    static void add_child(aiNode* parent, aiNode* child) {
-        auto** children = new aiNode*[parent->mNumChildren + 1];
-        for (unsigned i = 0; i < parent->mNumChildren; ++i) children[i] = parent->mChildren[i];
-        children[parent->mNumChildren] = child;
-        delete[] parent->mChildren;
-        parent->mChildren = children;
-        ++parent->mNumChildren;
-        child->mParent = parent;
-    }
-
     static aiBone* bone(const char* name, std::initializer_list<aiVertexWeight> weights) {
         auto* b = new aiBone();
         b->mName = aiString(name);
@@ -55,10 +46,10 @@ struct Quad {
         hip = new aiNode("Hip");
         knee = new aiNode("Knee");
         body = new aiNode("Body");
-        add_child(root, armature);
-        add_child(armature, hip);
-        add_child(hip, knee);
-        add_child(root, body);
+        scenetest::add_child(root, armature);
+        scenetest::add_child(armature, hip);
+        scenetest::add_child(hip, knee);
+        scenetest::add_child(root, body);
         body->mNumMeshes = 1;
         body->mMeshes = new unsigned[1]{0};
         scene->mNumMaterials = 1;
@@ -183,7 +174,7 @@ BOOST_AUTO_TEST_CASE(null_pointers_are_format_errors) {
 BOOST_AUTO_TEST_CASE(broken_node_trees_are_format_errors) {
     Quad q;
     // A cycle: Knee's child is the armature above it.
-    with_damage([&] { Quad::add_child(q.knee, q.armature); }, [&] { expect_format_error(q, "appears twice"); },
+    with_damage([&] { scenetest::add_child(q.knee, q.armature); }, [&] { expect_format_error(q, "appears twice"); },
                 [&] {
                     delete[] q.knee->mChildren;
                     q.knee->mChildren = nullptr;
@@ -191,7 +182,7 @@ BOOST_AUTO_TEST_CASE(broken_node_trees_are_format_errors) {
                     q.armature->mParent = q.root;
                 });
     // A shared subtree: Body is also a child of Hip.
-    with_damage([&] { Quad::add_child(q.hip, q.body); }, [&] { expect_format_error(q, "appears twice"); },
+    with_damage([&] { scenetest::add_child(q.hip, q.body); }, [&] { expect_format_error(q, "appears twice"); },
                 [&] {
                     q.hip->mChildren[1] = nullptr;
                     q.hip->mNumChildren = 1;
