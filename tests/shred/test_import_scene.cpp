@@ -60,7 +60,9 @@ void replace_with_corpus(const std::string& file, std::size_t bone_count) {
     auto expected = expected_result(source, before.skeleton, map);
 
     shred::SceneReplaceReport report;
-    Bytes out = shred::replace_from_scene(pak, "skater01", 1, source, {map}, &report);
+    shred::SceneReplaceOptions options;
+    options.bone_map = map;
+    Bytes out = shred::replace_from_scene(pak, "skater01", 1, source, options, &report);
     // The result reads back under the hypothesis and its stream validates (read_quartet decodes
     // and checks every invariant: weight sums, palettes, coverage, terminal, sizes).
     shred::Pak written = shred::read_pak(out, "out.pak");
