@@ -12,10 +12,29 @@ namespace {
 constexpr int hash_bits = 16;
 }
 
+namespace {
+constexpr std::size_t scratch_keep_limit = std::size_t(16) << 20;  // inputs up to 16 MiB
+
+MatchScratch& thread_scratch() {
+    thread_local MatchScratch scratch;
+    return scratch;
+}
+
+// Grows (never shrinks) `v` to n elements: kept elements need no clearing, every user writes
+// before it reads.
+template <class T>
+T* at_least(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+    return v.data();
+}
+}  // namespace
+
 MatchFinder::MatchFinder(const std::uint8_t* data, std::size_t size)
-    : data_(data), size_(size), head_(std::size_t(1) << hash_bits, -1),
-      prev_(new std::int32_t[size + 1]), run_start_(new std::uint32_t[size + 1]),
-      run_end_(new std::uint32_t[size + 1]), candidates_(new std::int32_t[max_distance + 1]) {
+    : data_(data), size_(size), scratch_(thread_scratch()),
+      head_(at_least(scratch_.head, std::size_t(1) << hash_bits)), prev_(at_least(scratch_.prev, size + 1)),
+      run_start_(at_least(scratch_.run_start, size + 1)), run_end_(at_least(scratch_.run_end, size + 1)),
+      candidates_(at_least(scratch_.candidates, max_distance + 1)) {
+    std::fill(head_, head_ + (std::size_t(1) << hash_bits), -1);
     std::uint32_t start = 0;
     for (std::size_t i = 0; i < size; ++i) {
         if (i > 0 && data[i] != data[i - 1]) {
@@ -25,6 +44,10 @@ MatchFinder::MatchFinder(const std::uint8_t* data, std::size_t size)
         run_start_[i] = start;
     }
     run_end_[start] = static_cast<std::uint32_t>(size);
+}
+
+MatchFinder::~MatchFinder() {
+    if (size_ > scratch_keep_limit) scratch_ = MatchScratch{};
 }
 
 // Candidates share the 3-byte hash of `pos`. Inside a run of byte b (run [s, e)) every

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace mod::yay0::detail {
@@ -20,9 +19,23 @@ struct Match {
 // Length of the common prefix of a and b, at most `limit` bytes (8 bytes at a time).
 std::uint32_t common_prefix_length(const std::uint8_t* a, const std::uint8_t* b, std::uint32_t limit);
 
+// Working arrays of a MatchFinder, kept per thread between encodes: fresh pages cost a page
+// fault each, about a tenth of an encode's time on the corpus when every call allocated them.
+struct MatchScratch {
+    std::vector<std::int32_t> head;
+    std::vector<std::int32_t> prev;        // slots are written before they are read
+    std::vector<std::uint32_t> run_start;  // first position of the run of equal bytes holding i
+    std::vector<std::uint32_t> run_end;    // at a run's first position: one past its end
+    std::vector<std::int32_t> candidates;  // of one search; a run contributes at most two
+};
+
 class MatchFinder {
 public:
     MatchFinder(const std::uint8_t* data, std::size_t size);
+    // Releases the thread's scratch arrays after an input too large to keep them for.
+    ~MatchFinder();
+    MatchFinder(const MatchFinder&) = delete;
+    MatchFinder& operator=(const MatchFinder&) = delete;
 
     // The longest match at `pos` that is longer than `at_least` bytes; among equally long ones
     // the oldest (largest distance). Length 0 when there is none. `pos` must not decrease
@@ -55,13 +68,13 @@ private:
 
     const std::uint8_t* data_;
     std::size_t size_;
-    std::vector<std::int32_t> head_;
-    // Left uninitialised on purpose: every slot is written before it is read.
-    std::unique_ptr<std::int32_t[]> prev_;
-    std::unique_ptr<std::uint32_t[]> run_start_;  // first position of the run of equal bytes holding i
-    std::unique_ptr<std::uint32_t[]> run_end_;    // at a run's first position: one past its end
-    // Candidates of one search; a run contributes at most two, so the window bounds the count.
-    std::unique_ptr<std::int32_t[]> candidates_;
+    MatchScratch& scratch_;
+    // Views of scratch_'s arrays (see MatchScratch).
+    std::int32_t* head_;
+    std::int32_t* prev_;
+    std::uint32_t* run_start_;
+    std::uint32_t* run_end_;
+    std::int32_t* candidates_;
     std::size_t inserted_ = 0;
 };
 
