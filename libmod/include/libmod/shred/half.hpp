@@ -39,6 +39,13 @@ inline float half_to_float(std::uint16_t h) noexcept {
 inline std::uint16_t float_to_half(float f) noexcept {
     std::uint32_t bits = std::bit_cast<std::uint32_t>(f);
     std::uint32_t sign = (bits >> 16) & 0x8000u;
+    // Floats that become normal halves (exponent 113..142), nearly every UV: rebias by
+    // subtraction and round to nearest even in one add (a carry into the exponent is right,
+    // and from the largest finite half it gives infinity, as it should).
+    const std::uint32_t magnitude = bits & 0x7FFFFFFFu;
+    if (magnitude - 0x38800000u < 0x47800000u - 0x38800000u)
+        return static_cast<std::uint16_t>(
+            sign | ((magnitude - 0x38000000u + 0xFFFu + ((magnitude >> 13) & 1u)) >> 13));
     std::int32_t exp = static_cast<std::int32_t>((bits >> 23) & 0xFFu);
     std::uint32_t mant = bits & 0x7FFFFFu;
     if (exp == 255) {
