@@ -60,9 +60,10 @@ template <class Visit>
 void MatchFinder::walk_candidates(std::size_t pos, Visit&& visit) {
     // Signed, so that the chain's end marker (-1) also fails the window test.
     const auto window_start = static_cast<std::int32_t>(pos > max_distance ? pos - max_distance : 0);
-    const std::uint32_t r = run_length(pos);
     std::int32_t qi = head_[hash_at(pos)];
     while (qi >= 0 && static_cast<std::size_t>(qi) >= pos) qi = prev_[qi];  // indexed ahead by tail_occurs
+    if (qi < window_start) return;  // no candidate: most literals end here
+    const std::uint32_t r = run_length(pos);
     if (r < 3) {  // pos starts no run, so no candidate needs the run logic below
         for (; qi >= window_start; qi = prev_[qi]) visit(static_cast<std::size_t>(qi));
         return;
@@ -100,7 +101,7 @@ std::uint32_t MatchFinder::hash_at(std::size_t pos) const {
                                         (std::uint32_t(data_[pos + 2]) << 16));
 }
 
-void MatchFinder::insert_until(std::size_t pos) {
+void MatchFinder::insert_range(std::size_t pos) {
     const std::size_t end = std::min(pos, size_ >= 3 ? size_ - 2 : 0);
     const std::size_t loads_end = std::min(end, size_ >= 4 ? size_ - 3 : 0);
     for (; inserted_ < loads_end; ++inserted_) {
@@ -113,7 +114,7 @@ void MatchFinder::insert_until(std::size_t pos) {
         prev_[inserted_] = head_[h];
         head_[h] = static_cast<std::int32_t>(inserted_);
     }
-    if (inserted_ < pos) inserted_ = pos;
+    inserted_ = std::max(inserted_, pos);
 }
 
 std::uint32_t common_prefix_length(const std::uint8_t* a, const std::uint8_t* b, std::uint32_t limit) {

@@ -50,7 +50,11 @@ private:
     // run (see walk_candidates in the .cpp).
     template <class Visit>
     void walk_candidates(std::size_t pos, Visit&& visit);
-    void insert_until(std::size_t pos);
+    // Indexes every position before `pos` (the common case, nothing to do, stays inline).
+    void insert_until(std::size_t pos) {
+        if (inserted_ < pos) insert_range(pos);
+    }
+    void insert_range(std::size_t pos);
     // False when no match of `need` (> 3, <= limit) bytes can exist at `pos`: the last three
     // bytes of such a match must also occur `need - 3` bytes after some candidate. A search
     // for a long match (the look-ahead) usually fails, and this check is one short chain
