@@ -5,6 +5,8 @@
 
 #include "test_support.hpp"
 
+#include <thread>
+
 using namespace mod;
 
 namespace {
@@ -143,6 +145,24 @@ BOOST_AUTO_TEST_CASE(nintendo_mode_follows_the_rule_on_other_inputs) {
             BOOST_TEST(yay0::encode(input, yay0::Mode::nintendo) == reference_nintendo_encode(input));
         }
     }
+}
+
+// The match finder keeps its working arrays per thread between encodes (grown, never cleared,
+// dropped after inputs above 16 MiB): what an earlier, larger input left in them must not
+// change a later result.
+BOOST_AUTO_TEST_CASE(nintendo_mode_does_not_depend_on_earlier_encodes_in_the_thread) {
+    modtest::Rng rng(77);
+    const Bytes small = random_structured(rng, 3000);
+    Bytes fresh;
+    std::thread([&] { fresh = yay0::encode(small, yay0::Mode::nintendo); }).join();
+    BOOST_TEST(fresh == reference_nintendo_encode(small));
+
+    (void)yay0::encode(random_structured(rng, 50000), yay0::Mode::nintendo);
+    BOOST_TEST(yay0::encode(small, yay0::Mode::nintendo) == fresh);
+    Bytes large(std::size_t(17) << 20);  // above the keep limit: the arrays are released
+    for (std::size_t i = 0; i < large.size(); i += 4096) large[i] = static_cast<std::uint8_t>(i >> 12);
+    BOOST_TEST(yay0::decode(yay0::encode(large, yay0::Mode::nintendo)) == large);
+    BOOST_TEST(yay0::encode(small, yay0::Mode::nintendo) == fresh);
 }
 
 BOOST_AUTO_TEST_CASE(best_mode_is_deterministic_and_round_trips_odd_inputs) {
