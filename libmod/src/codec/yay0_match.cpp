@@ -159,14 +159,22 @@ Match MatchFinder::longest_oldest(std::size_t pos, std::uint32_t at_least) {
     // (the oldest such).
     const std::uint8_t* here = data_ + pos;
     auto word_at = [](const std::uint8_t* p) { return endian::load_native<std::uint32_t>(p); };
+    auto word8_at = [](const std::uint8_t* p) { return endian::load_native<std::uint64_t>(p); };
     std::size_t count = 0;
     if (need > min_match) {
-        // A look-ahead search: only candidates reaching `need` bytes matter, and the 4 bytes
-        // ending at index need - 1 already rule out most of them.
-        const std::uint32_t target = word_at(here + need - 4);
-        walk_candidates(pos, [&](std::size_t q) {
-            if (word_at(data_ + q + need - 4) == target) candidates_[count++] = static_cast<std::int32_t>(q);
-        });
+        // A look-ahead search: only candidates reaching `need` bytes matter, and the 8 (or 4)
+        // bytes ending at index need - 1 already rule out most of them.
+        if (need >= 8) {
+            const std::uint64_t target = word8_at(here + need - 8);
+            walk_candidates(pos, [&](std::size_t q) {
+                if (word8_at(data_ + q + need - 8) == target) candidates_[count++] = static_cast<std::int32_t>(q);
+            });
+        } else {
+            const std::uint32_t target = word_at(here + need - 4);
+            walk_candidates(pos, [&](std::size_t q) {
+                if (word_at(data_ + q + need - 4) == target) candidates_[count++] = static_cast<std::int32_t>(q);
+            });
+        }
     } else {
         walk_candidates(pos, [&](std::size_t q) { candidates_[count++] = static_cast<std::int32_t>(q); });
     }
@@ -193,7 +201,6 @@ Match MatchFinder::longest_oldest(std::size_t pos, std::uint32_t at_least) {
     }
     // In periodic data most candidates that agree near best_len differ earlier: the 8-byte
     // filters halve the mispredicted early exits of match_length.
-    auto word8_at = [](const std::uint8_t* p) { return endian::load_native<std::uint64_t>(p); };
     while (best_len < 7 && count > 0) {
         const std::uint32_t target = word_at(here + best_len - 3);
         const auto q = static_cast<std::size_t>(candidates_[--count]);
