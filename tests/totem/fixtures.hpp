@@ -4,7 +4,9 @@
 
 #include "libmod/core/bytes.hpp"
 #include "libmod/totem/archive.hpp"
+#include "libmod/totem/mesh.hpp"
 #include "libmod/totem/names.hpp"
+#include "libmod/totem/skin.hpp"
 
 #include <bit>
 #include <string>
@@ -127,5 +129,14 @@ inline Bytes filler(std::size_t n, std::uint8_t seed) {
 }
 
 inline Bytes text(std::string_view s) { return Bytes(s.begin(), s.end()); }
+
+// MESH_A decoded: positions (i, i % 2, -i) for i = 0..3; strip 0 1 2 3 0 whose entry k uses
+// normal k % 2, so normal 0 pairs with position 0 and normal 1 with position 1.
+inline mod::totem::Mesh fixture_mesh() {
+    return mod::totem::decode_mesh(mod::ByteReader(mesh_payload(Endian::big, 1), Endian::big));
+}
+
+// A skin weight of vertex `id`.
+inline mod::totem::SkinWeight w(std::uint32_t id, float v) { return {id, mod::totem::F32::of(v)}; }
 
 }  // namespace totemtest

@@ -8,12 +8,6 @@ using namespace totemtest;
 
 namespace {
 
-// MESH_A from the fixture: positions (i, i % 2, -i) for i = 0..3; strip 0 1 2 3 0 whose
-// entry k uses normal k % 2, so normal 0 pairs with position 0 and normal 1 with position 1.
-Mesh fixture_mesh() { return decode_mesh(mod::ByteReader(mesh_payload(Endian::big, 1), Endian::big)); }
-
-SkinWeight w(std::uint32_t id, float v) { return {id, F32::of(v)}; }
-
 Skin fixture_skin() {
     Skin s;
     s.header.item_type = item_skin;

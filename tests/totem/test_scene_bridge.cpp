@@ -12,10 +12,6 @@ using namespace totemtest;
 
 namespace {
 
-Mesh fixture_mesh() { return decode_mesh(mod::ByteReader(mesh_payload(Endian::big, 1), Endian::big)); }
-
-SkinWeight w(std::uint32_t id, float v) { return {id, F32::of(v)}; }
-
 Skin fixture_skin() {
     Skin s;
     s.header.item_type = item_skin;
