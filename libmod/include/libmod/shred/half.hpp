@@ -54,21 +54,16 @@ inline std::uint16_t float_to_half(float f) noexcept {
         if (m == 0) m = 0x200;  // payload lost in the low bits: keep it a (quiet) NaN
         return static_cast<std::uint16_t>(sign | 0x7C00u | m);
     }
+    // What is left is too large for a half (infinity) or a half subnormal / zero.
     std::int32_t e = exp - 127 + 15;
     if (e >= 31) return static_cast<std::uint16_t>(sign | 0x7C00u);
-    if (e <= 0) {
-        if (e < -10) return static_cast<std::uint16_t>(sign);
-        mant |= 0x800000u;
-        auto shift = static_cast<std::uint32_t>(14 - e);
-        std::uint32_t h = mant >> shift;
-        std::uint32_t rem = mant & ((1u << shift) - 1);
-        std::uint32_t halfway = 1u << (shift - 1);
-        if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
-        return static_cast<std::uint16_t>(sign | h);
-    }
-    std::uint32_t h = (std::uint32_t(e) << 10) | (mant >> 13);
-    std::uint32_t rem = mant & 0x1FFFu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;  // a carry may reach infinity: correct
+    if (e < -10) return static_cast<std::uint16_t>(sign);
+    mant |= 0x800000u;
+    auto shift = static_cast<std::uint32_t>(14 - e);
+    std::uint32_t h = mant >> shift;
+    std::uint32_t rem = mant & ((1u << shift) - 1);
+    std::uint32_t halfway = 1u << (shift - 1);
+    if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
     return static_cast<std::uint16_t>(sign | h);
 }
 
