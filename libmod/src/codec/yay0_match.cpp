@@ -10,9 +10,10 @@ namespace mod::yay0::detail {
 
 namespace {
 constexpr int hash_bits = 16;
-}
 
-namespace {
+// The hash of three bytes held in the low 24 bits of `v`.
+inline std::uint32_t hash3(std::uint32_t v) { return ((v << 8) * 2654435761u) >> (32 - hash_bits); }
+
 constexpr std::size_t scratch_keep_limit = std::size_t(16) << 20;  // inputs up to 16 MiB
 
 MatchScratch& thread_scratch() {
@@ -89,11 +90,6 @@ void MatchFinder::walk_candidates(std::size_t pos, Visit&& visit) {
     }
 }
 
-namespace {
-// The hash of three bytes held in the low 24 bits of `v`.
-inline std::uint32_t hash3(std::uint32_t v) { return ((v << 8) * 2654435761u) >> (32 - hash_bits); }
-}  // namespace
-
 std::uint32_t MatchFinder::hash_at(std::size_t pos) const {
     // One 4-byte load where the input has room (every position but the last indexed one).
     return hash3(pos + 4 <= size_ ? endian::load_le32(data_ + pos)
@@ -104,16 +100,13 @@ std::uint32_t MatchFinder::hash_at(std::size_t pos) const {
 void MatchFinder::insert_range(std::size_t pos) {
     const std::size_t end = std::min(pos, size_ >= 3 ? size_ - 2 : 0);
     const std::size_t loads_end = std::min(end, size_ >= 4 ? size_ - 3 : 0);
-    for (; inserted_ < loads_end; ++inserted_) {
-        const std::uint32_t h = hash3(endian::load_le32(data_ + inserted_));
+    auto link = [&](std::uint32_t h) {
         prev_[inserted_] = head_[h];
         head_[h] = static_cast<std::int32_t>(inserted_);
-    }
-    for (; inserted_ < end; ++inserted_) {
-        const std::uint32_t h = hash_at(inserted_);
-        prev_[inserted_] = head_[h];
-        head_[h] = static_cast<std::int32_t>(inserted_);
-    }
+    };
+    // Two loops so that the common one has no per-byte test for the input's last bytes.
+    for (; inserted_ < loads_end; ++inserted_) link(hash3(endian::load_le32(data_ + inserted_)));
+    for (; inserted_ < end; ++inserted_) link(hash_at(inserted_));
     inserted_ = std::max(inserted_, pos);
 }
 
@@ -201,27 +194,28 @@ Match MatchFinder::longest_oldest(std::size_t pos, std::uint32_t at_least) {
     }
     // In periodic data most candidates that agree near best_len differ earlier: the 8-byte
     // filters halve the mispredicted early exits of match_length.
+    std::uint32_t target4 = word_at(here + best_len - 3);
     while (best_len < 7 && count > 0) {
-        const std::uint32_t target = word_at(here + best_len - 3);
         const auto q = static_cast<std::size_t>(candidates_[--count]);
-        if (word_at(data_ + q + best_len - 3) != target) continue;
+        if (word_at(data_ + q + best_len - 3) != target4) continue;
         const std::uint32_t len = match_length(q, pos, limit);
         if (len > best_len) {
             take(q, len);
             if (len == limit) return best;
+            target4 = word_at(here + best_len - 3);
         }
     }
     if (best_len < 7) return best;
-    std::uint64_t target = word8_at(here + best_len - 7);
+    std::uint64_t target8 = word8_at(here + best_len - 7);
     while (count > 0) {
         const auto q = static_cast<std::size_t>(candidates_[--count]);
-        if (word8_at(data_ + q + best_len - 7) != target) continue;
+        if (word8_at(data_ + q + best_len - 7) != target8) continue;
         if (word8_at(data_ + q) != word8_at(here)) continue;
         const std::uint32_t len = match_length(q, pos, limit);
         if (len > best_len) {
             take(q, len);
             if (len == limit) break;
-            target = word8_at(here + best_len - 7);
+            target8 = word8_at(here + best_len - 7);
         }
     }
     return best;
