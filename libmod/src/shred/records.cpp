@@ -2,7 +2,6 @@
 #include "libmod/shred/stream.hpp"
 
 #include <algorithm>
-#include <bit>
 
 namespace mod::shred {
 
