@@ -25,7 +25,7 @@ Mesh quad(std::uint32_t material, float x) {
     m.tangents.assign(4, {1, 0, 0, 1});
     m.uv0 = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     m.uv1 = m.uv0;
-    m.influences.assign(4, {{0, 1.0f}});
+    for (int v = 0; v < 4; ++v) m.influences.push_back({{0, 1.0f}});
     m.triangles = {{0, 1, 2}, {0, 2, 3}};
     return m;
 }

@@ -17,7 +17,7 @@ using scenetest::FixtureSpec;
 
 namespace {
 
-float sum_of(const std::vector<Influence>& list) {
+float sum_of(std::span<const Influence> list) {
     float s = 0;
     for (const auto& i : list) s += i.weight;
     return s;

@@ -133,9 +133,9 @@ BOOST_AUTO_TEST_CASE(bad_weights_are_errors_naming_the_vertex) {
     BOOST_TEST_REQUIRE(e.has_value());
     BOOST_TEST((e->kind() == mod::ErrorKind::format));
     BOOST_TEST(e->message().find("mesh 'Body' vertex 1") != std::string::npos);
-    m.influences[1] = {{0, std::numeric_limits<float>::quiet_NaN()}};
+    m.influences.set(1, {{0, std::numeric_limits<float>::quiet_NaN()}});
     BOOST_TEST(modtest::catch_error([&] { process_weights(m); }).has_value());
-    m.influences[1] = {{0, 1}};
+    m.influences.set(1, {{0, 1}});
     auto none = modtest::catch_error([&] { process_weights(m); });
     BOOST_TEST_REQUIRE(none.has_value());
     BOOST_TEST(none->message().find("vertex 2 has no positive bone weight") != std::string::npos);
@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(repeated_lists_give_what_each_vertex_gives_alone) {
         BOOST_TEST_REQUIRE((m.skin[v] == quantise_influences(m.influences[v])));
         Mesh one;
         one.positions.resize(1);
-        one.influences = {m.influences[v]};
+        one.influences.push_back(m.influences[v]);
         process_weights(one, {}, &expected);
     }
     BOOST_TEST((report.histogram == expected.histogram));

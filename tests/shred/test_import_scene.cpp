@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(hostile_sources_are_refused_cleanly) {
     s.meshes[0].influences[1][1].weight = std::numeric_limits<float>::quiet_NaN();
     refused(s, "vertex 1: bone");
     s = triangle_scene(1);
-    s.meshes[0].influences[2].clear();
+    s.meshes[0].influences.set(2, {});
     refused(s, "vertex 2 has no positive bone weight");
     s = triangle_scene(1);
     s.meshes[0].triangles[0][2] = 3;

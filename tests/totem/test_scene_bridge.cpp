@@ -60,7 +60,7 @@ BOOST_AUTO_TEST_CASE(reweight_from_a_generated_gltf) {
     // The new weights: position 0 moves entirely to BONE_B.
     auto& m = sc.meshes[0];
     for (std::size_t v = 0; v < m.positions.size(); ++v)
-        if (m.positions[v] == mod::scene::Vec3{0, 0, 0}) m.influences[v] = {{1, 1.0f}};
+        if (m.positions[v] == mod::scene::Vec3{0, 0, 0}) m.influences.set(v, {{1, 1.0f}});
     modtest::TempDir tmp;
     mod::scene::export_file(sc, tmp / "w.glb");
     auto imported = mod::scene::import_file(tmp / "w.glb");

@@ -131,7 +131,7 @@ RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map) {
                                            "same name in the target skeleton: " + unmapped +
                                            "; map them with a bone map ('source = target' lines)", scene.source);
     for (auto& mesh : scene.meshes) {
-        for (auto& list : mesh.influences) {
+        mesh.influences.rewrite_each([&](std::span<Influence> list) {
             if (all_mapped)
                 for (const auto& inf : list)
                     if (inf.bone >= source.size()) bone_out_of_range(mesh, inf, source.size(), scene.source);
@@ -151,8 +151,8 @@ RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map) {
                     list[kept++] = {t, inf.weight};
                 }
             }
-            list.resize(kept);
-        }
+            return kept;
+        });
         mesh.skin.clear();
     }
     scene.skeleton = std::move(target);

@@ -471,7 +471,7 @@ private:
 
     void read_influences(const aiMesh& in, Mesh& out) const {
         if (!has_bones()) return;
-        // Counted first so that each vertex's list is allocated once, at its final size.
+        // Counted first: all lists live in one array, each at its final size.
         std::vector<std::uint32_t> count(in.mNumVertices, 0);
         for (unsigned b = 0; b < in.mNumBones; ++b) {
             const aiBone* bone = in.mBones[b];
@@ -483,14 +483,15 @@ private:
                 ++count[v];
             }
         }
-        out.influences.resize(in.mNumVertices);
-        for (std::size_t v = 0; v < in.mNumVertices; ++v) out.influences[v].reserve(count[v]);
+        out.influences = InfluenceLists::with_sizes(count);
+        // count[v] becomes the next free entry of list v (bones in file order within a list).
+        std::fill(count.begin(), count.end(), 0);
         for (unsigned b = 0; b < in.mNumBones; ++b) {
             const aiBone* bone = in.mBones[b];
             std::uint32_t index = bone_index(*bone);
             for (unsigned w = 0; w < bone->mNumWeights; ++w) {
                 const aiVertexWeight& vw = bone->mWeights[w];
-                out.influences[vw.mVertexId].push_back({index, vw.mWeight});
+                out.influences[vw.mVertexId][count[vw.mVertexId]++] = {index, vw.mWeight};
             }
         }
     }

@@ -20,7 +20,7 @@ bool finite(const A& a) {
 }
 
 template <class T>
-void check_size(const std::vector<T>& values, std::size_t n, bool may_be_empty, std::string_view where,
+void check_size(const T& values, std::size_t n, bool may_be_empty, std::string_view where,
                 std::string_view attribute) {
     if (values.size() == n || (may_be_empty && values.empty())) return;
     throw Error(ErrorKind::format, std::string(attribute) + " has " + std::to_string(values.size()) +

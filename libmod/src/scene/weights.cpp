@@ -154,7 +154,7 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
 }
 
 // The same raw list: bones and weight bits in the same order.
-bool same_list(const std::vector<Influence>& a, const std::vector<Influence>& b) {
+bool same_list(std::span<const Influence> a, std::span<const Influence> b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
         if (a[i].bone != b[i].bone || std::bit_cast<std::uint32_t>(a[i].weight) != std::bit_cast<std::uint32_t>(b[i].weight))
@@ -190,8 +190,9 @@ void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* rep
     while (capacity < 2 * n) capacity *= 2;
     std::vector<std::uint32_t> table(capacity, 0);
     std::vector<Outcome> outcomes(report ? n : 0);
+    const InfluenceLists& lists = mesh.influences;
     for (std::size_t v = 0; v < n; ++v) {
-        const std::vector<Influence>& list = mesh.influences[v];
+        const std::span<const Influence> list = lists[v];
         std::uint64_t h = list.size();
         for (const auto& inf : list)
             h = (h ^ (std::uint64_t(inf.bone) << 32 | std::bit_cast<std::uint32_t>(inf.weight))) * 0x9E3779B97F4A7C15ull;
@@ -200,7 +201,7 @@ void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* rep
         for (;; at = (at + 1) & (capacity - 1)) {
             std::uint32_t slot = table[at];
             if (slot == 0) break;
-            if (same_list(mesh.influences[slot - 1], list)) break;
+            if (same_list(lists[slot - 1], list)) break;
         }
         if (std::uint32_t first = table[at]; first != 0) {
             skin[v] = skin[first - 1];

@@ -122,8 +122,8 @@ Key vertex_key(const Mesh& m, std::size_t v, double tolerance) {
 
 // Raw influence lists in order, weights by bits.
 bool same_influences(const Mesh& m, std::size_t a, std::size_t b) {
-    const auto& x = m.influences[a];
-    const auto& y = m.influences[b];
+    const auto x = m.influences[a];
+    const auto y = m.influences[b];
     if (x.size() != y.size()) return false;
     for (std::size_t i = 0; i < x.size(); ++i)
         if (x[i].bone != y[i].bone ||
@@ -201,7 +201,7 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
     keep(mesh.tangents, first_of);
     keep(mesh.uv0, first_of);
     keep(mesh.uv1, first_of);
-    keep(mesh.influences, first_of);
+    mesh.influences.keep_only(first_of);
     keep(mesh.skin, first_of);
     keep(mesh.colours, first_of);
     for (auto& tri : mesh.triangles)

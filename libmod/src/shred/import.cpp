@@ -37,7 +37,7 @@ void append_mesh(scene::Mesh& into, const scene::Mesh& m) {
     cat(into.tangents, m.tangents);
     cat(into.uv0, m.uv0);
     cat(into.uv1, m.uv1);
-    cat(into.influences, m.influences);
+    into.influences.append(m.influences);
     cat(into.skin, m.skin);
     for (auto t : m.triangles) into.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
 }
@@ -144,7 +144,9 @@ scene::Mesh to_scene_mesh(const QuartetMesh& qm, std::string name, std::uint32_t
     m.uv0.resize(n);
     m.uv1.resize(n);
     m.skin.resize(n);
-    m.influences.resize(n);
+    // Raw lists as the slots give them (palette order), gathered by vertex then appended in order.
+    std::vector<std::array<scene::Influence, 4>> lists(n);
+    std::vector<std::uint32_t> list_sizes(n, 0);
     for (const auto& batch : s.batches) {
         auto palette = batch.header.bones();
         for (std::uint32_t k = 0; k < batch.vertex_count; ++k) {
@@ -157,9 +159,10 @@ scene::Mesh to_scene_mesh(const QuartetMesh& qm, std::string name, std::uint32_t
             m.uv0[v] = r.uv(0);
             m.uv1[v] = r.uv(1);
             auto w = r.weights();
-            std::vector<scene::Influence> list;
+            list_sizes[v] = 0;
             for (int slot = 0; slot < 4; ++slot)
-                if (palette[slot] != unused_bone && w[slot] > 0) list.push_back({palette[slot], float(w[slot]) / 255.0f});
+                if (palette[slot] != unused_bone && w[slot] > 0)
+                    lists[v][list_sizes[v]++] = {palette[slot], float(w[slot]) / 255.0f};
             // SkinWeights order: weight descending, bone ascending.
             std::vector<std::pair<std::uint8_t, std::uint32_t>> slots;
             for (int slot = 0; slot < 4; ++slot)
@@ -174,9 +177,10 @@ scene::Mesh to_scene_mesh(const QuartetMesh& qm, std::string name, std::uint32_t
                 sw.bones[i] = slots[i].second;
             }
             m.skin[v] = sw;
-            m.influences[v] = std::move(list);
         }
     }
+    m.influences.reserve(n, n * 4);
+    for (std::size_t v = 0; v < n; ++v) m.influences.push_back(std::span(lists[v].data(), list_sizes[v]));
     m.triangles = qm.triangles;
     return m;
 }

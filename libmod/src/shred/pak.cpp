@@ -109,58 +109,88 @@ std::uint32_t pak_data_alignment(const Pak& pak) noexcept {
     return a;
 }
 
-Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replacements) {
-    if (replacements.size() > pak.entries.size())
-        throw Error(ErrorKind::usage, "more replacements than PAK entries", pak.file);
-    std::vector<std::size_t> changed;
-    for (std::size_t i = 0; i < replacements.size(); ++i) {
-        if (!replacements[i]) continue;
-        ByteView old = pak.data(i);
-        if (replacements[i]->size() != old.size() || !std::equal(old.begin(), old.end(), replacements[i]->begin()))
-            changed.push_back(i);
-    }
-    if (changed.empty()) return pak.raw;
+namespace {
 
-    // Data in file order; zero-size entries ride along at their offset.
-    std::vector<std::size_t> order(pak.entries.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+// The entries in data order (zero-size entries ride along at their offset), and the first
+// place where two entries' data share bytes (the layout then cannot be re-laid out).
+struct DataOrder {
+    std::vector<std::size_t> order;
+    std::optional<std::size_t> overlap;  // k: order[k - 1] and order[k] overlap
+};
+
+DataOrder data_order(const Pak& pak) {
+    DataOrder d;
+    d.order.resize(pak.entries.size());
+    std::iota(d.order.begin(), d.order.end(), std::size_t(0));
+    std::stable_sort(d.order.begin(), d.order.end(), [&](std::size_t a, std::size_t b) {
         return pak.entries[a].data_offset < pak.entries[b].data_offset;
     });
-    for (std::size_t k = 1; k < order.size(); ++k) {
-        const auto& a = pak.entries[order[k - 1]];
-        const auto& b = pak.entries[order[k]];
-        if (a.size && b.size && std::uint64_t(a.data_offset) + a.size > b.data_offset)
-            throw Error(ErrorKind::conflict,
-                        "entries '" + a.name + "' and '" + b.name +
-                            "' share bytes; the RIDE layout hypothesis cannot re-lay out overlapping data",
-                        pak.file, b.data_offset, "pak.entry[" + std::to_string(order[k]) + "]");
+    for (std::size_t k = 1; k < d.order.size() && !d.overlap; ++k) {
+        const auto& a = pak.entries[d.order[k - 1]];
+        const auto& b = pak.entries[d.order[k]];
+        if (a.size && b.size && std::uint64_t(a.data_offset) + a.size > b.data_offset) d.overlap = k;
     }
+    return d;
+}
+
+[[noreturn]] void refuse_overlap(const Pak& pak, const DataOrder& d) {
+    std::size_t k = *d.overlap;
+    const auto& a = pak.entries[d.order[k - 1]];
+    const auto& b = pak.entries[d.order[k]];
+    throw Error(ErrorKind::conflict,
+                "entries '" + a.name + "' and '" + b.name +
+                    "' share bytes; the RIDE layout hypothesis cannot re-lay out overlapping data",
+                pak.file, b.data_offset, "pak.entry[" + std::to_string(d.order[k]) + "]");
+}
+
+[[noreturn]] void wrong_size(const Pak& pak, std::size_t entry, std::size_t written, std::size_t announced) {
+    throw Error(ErrorKind::usage, "entry " + std::to_string(entry) + ": the writer gave " + std::to_string(written) +
+                                      " bytes, " + std::to_string(announced) + " were announced",
+                pak.file);
+}
+
+// The one repack layout (repack_pak's contract), for entries of new size `new_size[i]`
+// (nullopt: the original data). `put(i, out)` appends the new data of a replaced entry; every
+// other byte comes from the original file. The output is allocated once.
+template <class Put>
+Bytes lay_out_pak(const Pak& pak, const std::vector<std::size_t>& order,
+                  std::span<const std::optional<std::size_t>> new_size, Put&& put) {
+    auto replaced = [&](std::size_t i) { return i < new_size.size() && new_size[i].has_value(); };
     std::uint32_t align = pak_data_alignment(pak);
     std::size_t names_end = pak.name_table_offset() + pak.name_table_size;
     std::size_t first_data = order.empty() ? pak.raw.size() : pak.entries[order.front()].data_offset;
     first_data = std::max(first_data, names_end);
-    // At most the original file, plus what the entries grew by, plus one alignment pad each:
+    // At most the original file, plus the replaced entries, plus one alignment pad each:
     // reserved once (reserved pages that are never written cost nothing).
     std::uint64_t bound = pak.raw.size() + std::uint64_t(align) * order.size();
-    for (std::size_t i : changed) bound += replacements[i]->size();
+    for (std::size_t i = 0; i < new_size.size(); ++i)
+        if (new_size[i]) bound += *new_size[i];
     Bytes out;
     out.reserve(static_cast<std::size_t>(bound));
     out.assign(pak.raw.begin(), pak.raw.begin() + static_cast<std::ptrdiff_t>(first_data));
-    std::vector<std::uint32_t> new_offset(pak.entries.size()), new_size(pak.entries.size());
+    std::vector<std::uint32_t> new_offset(pak.entries.size()), sizes(pak.entries.size());
     for (std::size_t k = 0; k < order.size(); ++k) {
         std::size_t i = order[k];
         const auto& e = pak.entries[i];
-        ByteView bytes = replacements.size() > i && replacements[i] ? ByteView(*replacements[i]) : pak.data(i);
         if (out.size() > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "the repacked PAK exceeds 4 GiB", pak.file);
         new_offset[i] = static_cast<std::uint32_t>(out.size());
-        new_size[i] = static_cast<std::uint32_t>(bytes.size());
-        out.insert(out.end(), bytes.begin(), bytes.end());
+        std::size_t size = e.size;
+        if (replaced(i)) {
+            size = *new_size[i];
+            std::size_t before = out.size();
+            put(i, out);
+            if (out.size() - before != size) wrong_size(pak, i, out.size() - before, size);
+        } else {
+            ByteView bytes = pak.data(i);
+            out.insert(out.end(), bytes.begin(), bytes.end());
+        }
+        if (size > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "entry " + std::to_string(i) + " exceeds 4 GiB", pak.file);
+        sizes[i] = static_cast<std::uint32_t>(size);
         // The gap after this entry in the original file (to the next data or the end).
         std::size_t end = std::size_t(e.data_offset) + e.size;
         std::size_t next = k + 1 < order.size() ? std::max<std::size_t>(pak.entries[order[k + 1]].data_offset, end)
                                                 : pak.raw.size();
-        if (bytes.size() == e.size && (out.size() - bytes.size()) % align == e.data_offset % align) {
+        if (size == e.size && (out.size() - size) % align == e.data_offset % align) {
             out.insert(out.end(), pak.raw.begin() + static_cast<std::ptrdiff_t>(end),
                        pak.raw.begin() + static_cast<std::ptrdiff_t>(next));
         } else {
@@ -171,9 +201,61 @@ Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replaceme
     for (std::size_t i = 0; i < pak.entries.size(); ++i) {
         std::size_t at = pak_header_bytes + i * pak_entry_bytes;
         endian::store_be32(out.data() + at + 16, new_offset[i]);
-        endian::store_be32(out.data() + at + 20, new_size[i]);
+        endian::store_be32(out.data() + at + 20, sizes[i]);
     }
     return out;
+}
+
+}  // namespace
+
+Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replacements) {
+    if (replacements.size() > pak.entries.size())
+        throw Error(ErrorKind::usage, "more replacements than PAK entries", pak.file);
+    bool changed = false;
+    std::vector<std::optional<std::size_t>> new_size(replacements.size());
+    for (std::size_t i = 0; i < replacements.size(); ++i) {
+        if (!replacements[i]) continue;
+        new_size[i] = replacements[i]->size();
+        ByteView old = pak.data(i);
+        changed |= replacements[i]->size() != old.size() || !std::equal(old.begin(), old.end(), replacements[i]->begin());
+    }
+    if (!changed) return pak.raw;
+    auto d = data_order(pak);
+    if (d.overlap) refuse_overlap(pak, d);
+    return lay_out_pak(pak, d.order, new_size, [&](std::size_t i, Bytes& out) {
+        out.insert(out.end(), replacements[i]->begin(), replacements[i]->end());
+    });
+}
+
+Bytes repack_pak_in_place(const Pak& pak, std::span<const std::optional<std::size_t>> sizes,
+                          const PakEntryWriter& write) {
+    if (sizes.size() > pak.entries.size()) throw Error(ErrorKind::usage, "more replacements than PAK entries", pak.file);
+    auto d = data_order(pak);
+    if (d.overlap) {
+        // Overlapping data: whether that is refused depends on the new bytes (repack_pak gives
+        // the original back when nothing changed), so they are made apart first.
+        std::vector<std::optional<Bytes>> replacements(sizes.size());
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            if (!sizes[i]) continue;
+            Bytes data;
+            data.reserve(*sizes[i]);
+            write(i, data);
+            if (data.size() != *sizes[i]) wrong_size(pak, i, data.size(), *sizes[i]);
+            replacements[i] = std::move(data);
+        }
+        return repack_pak(pak, replacements);
+    }
+    Bytes out = lay_out_pak(pak, d.order, sizes, write);
+    // repack_pak gives the original file back when every new entry equals the old one; only
+    // possible when no size changed.
+    bool same = true;
+    for (std::size_t i = 0; i < sizes.size() && same; ++i) {
+        if (!sizes[i]) continue;
+        ByteView old = pak.data(i);
+        same = *sizes[i] == old.size() &&
+               (old.empty() || std::memcmp(old.data(), pak_entry_data(out, i, pak.file).data(), old.size()) == 0);
+    }
+    return same ? pak.raw : out;
 }
 
 Bytes build_pak(std::span<const PakBuildEntry> entries, std::uint16_t unknown_a, std::uint16_t unknown_b,

@@ -73,7 +73,236 @@ QuartetFiles quartet_files(const Pak& pak, const QuartetEntries& q) {
 
 namespace {
 
-QuartetFiles lay_out(const QuartetModel& m, bool mgp_and_scp);
+// ---- The layout (write_quartet's contract), planned from the model alone ----------------------
+
+// Where every record and slice goes, so that the files can be written or compared in one pass.
+struct Layout {
+    std::vector<std::uint64_t> record_at;  // S of each record in the metadata file
+    std::vector<std::uint64_t> slice_at;   // offset of each index slice in the MMP
+    std::uint64_t meta_size = 0, mmp_size = 0;
+};
+
+std::uint64_t slice_bytes(std::size_t triangles) { return align_up(std::uint64_t(6) * triangles, q1::alignment); }
+
+// The head words the layout writes (everything else in a record is the model's raw bytes), in
+// file order: the emitters below copy the raw runs between them.
+static_assert(q1::descriptor_vertex_count + 4 <= q1::mmp_offset && q1::index_count == q1::mmp_offset + 4 &&
+              q1::index_count + 4 <= metadata_field::stream_offset);
+constexpr std::size_t min_head_bytes = std::max(q1::record_head_bytes - 0x08, metadata_field::min_stream_offset);
+
+// Throws usage when the model cannot be laid out (header shorter than 0x20 bytes or not
+// table_offset bytes long, a head too short) and limit past 4 GiB.
+Layout plan_layout(const QuartetModel& m) {
+    if (m.meta_header.size() < q1::header_bytes)
+        throw Error(ErrorKind::usage, "quartet model: header shorter than 0x20 bytes", m.name);
+    if (m.meta_header.size() != m.table_offset)
+        throw Error(ErrorKind::usage, "quartet model: the header holds " + std::to_string(m.meta_header.size()) +
+                                          " bytes but the table offset is " + hex(m.table_offset),
+                    m.name);
+    const std::size_t count = m.meshes.size();
+    Layout l;
+    l.record_at.resize(count);
+    l.slice_at.resize(count);
+    std::uint64_t meta = align_up(std::uint64_t(m.table_offset) + 4 * count, q1::alignment);
+    std::uint64_t mmp = m.mmp_prefix.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto& qm = m.meshes[i];
+        if (qm.head.size() < min_head_bytes)
+            throw Error(ErrorKind::usage, "quartet model: mesh " + std::to_string(i) + " head is too short", m.name);
+        l.record_at[i] = meta;
+        l.slice_at[i] = mmp;
+        meta = align_up(meta + qm.head.size() + qm.stream.stream_size() + qm.footer.size(), q1::alignment);
+        mmp += slice_bytes(qm.triangles.size());
+    }
+    l.meta_size = meta;
+    l.mmp_size = mmp + m.mmp_suffix.size();
+    if (l.meta_size > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "metadata file exceeds 4 GiB", m.name);
+    if (mmp > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "MMP exceeds 4 GiB", m.name);
+    return l;
+}
+
+// What a byte of the layout belongs to, for the comparer's error path.
+enum class Part { header, table, record, stream, footer, padding, prefix, slice, suffix, end };
+
+std::string part_path(Part part, std::size_t i) {
+    switch (part) {
+    case Part::header: return "meta.header";
+    case Part::table: return "meta.table";
+    case Part::record: return mesh_path(i);
+    case Part::stream: return mesh_path(i) + ".stream";
+    case Part::footer: return mesh_path(i) + ".footer";
+    case Part::padding: return mesh_path(i) + ".padding";
+    case Part::prefix: return "mmp.prefix";
+    case Part::slice: return mesh_path(i) + ".mmp_slice";
+    case Part::suffix: return "mmp.suffix";
+    case Part::end: return "end";
+    }
+    return {};
+}
+
+// The layout written: appended to a byte vector whose capacity is already reserved.
+class Appender {
+public:
+    explicit Appender(Bytes& out) : out_(out) {}
+    void raw(const std::uint8_t* p, std::size_t n) { out_.insert(out_.end(), p, p + n); }
+    void be32(std::uint32_t v) {
+        std::uint8_t b[4];
+        endian::store_be32(b, v);
+        raw(b, 4);
+    }
+    void zeros(std::size_t n) { out_.resize(out_.size() + n, 0); }
+    void stream(const Stream& s) { append_stream(s, out_); }
+    void mark(Part, std::size_t) {}
+
+private:
+    Bytes& out_;
+};
+
+// The layout compared with bytes already there (a file being read, or one just written),
+// without building it: finds the first differing offset (or, when one is a prefix of the
+// other, the shorter length), as std::mismatch would on the laid-out bytes.
+class Comparer {
+public:
+    explicit Comparer(ByteView have) : have_(have) {}
+    void raw(const std::uint8_t* p, std::size_t n) {
+        if (!diff_) {
+            std::size_t avail = pos_ < have_.size() ? std::min<std::size_t>(n, have_.size() - pos_) : 0;
+            const std::uint8_t* h = have_.data() + pos_;
+            if (avail && std::memcmp(h, p, avail) != 0)
+                diff_ = pos_ + static_cast<std::uint64_t>(std::mismatch(h, h + avail, p).first - h);
+            else if (avail < n)
+                diff_ = pos_ + avail;
+        }
+        pos_ += n;
+    }
+    void be32(std::uint32_t v) {
+        std::uint8_t b[4];
+        endian::store_be32(b, v);
+        raw(b, 4);
+    }
+    void zeros(std::size_t n) {
+        static constexpr std::uint8_t zero[64] = {};
+        for (; n > sizeof zero; n -= sizeof zero) raw(zero, sizeof zero);
+        raw(zero, n);
+    }
+    // The stream as encode_stream writes it (stream.hpp): the envelope's first word is
+    // stream_size(), each batch header's vertex count its batch's, every other byte raw.
+    void stream(const Stream& s) {
+        if (diff_) {
+            pos_ += s.stream_size();
+            return;
+        }
+        be32(static_cast<std::uint32_t>(s.stream_size()));
+        raw(s.envelope.data() + 4, record_bytes - 4);
+        for (const auto& b : s.batches) {
+            std::uint8_t count[2];
+            endian::store_be16(count, static_cast<std::uint16_t>(b.vertex_count));
+            raw(b.header.raw.data(), 4);
+            raw(count, 2);
+            raw(b.header.raw.data() + 6, record_bytes - 6);
+            if (b.vertex_count) raw(s.vertices[b.first_vertex].raw.data(), std::size_t(b.vertex_count) * record_bytes);
+        }
+        raw(s.terminal.raw.data(), record_bytes);
+    }
+    void mark(Part part, std::size_t index) {
+        if (!diff_) part_ = part, index_ = index;
+    }
+
+    // After the whole layout: where the bytes differ from it, if they do.
+    std::optional<std::uint64_t> difference() const {
+        if (diff_) return diff_;
+        if (pos_ != have_.size()) return std::min<std::uint64_t>(pos_, have_.size());
+        return std::nullopt;
+    }
+    std::string path() const { return part_path(part_, index_); }
+
+private:
+    ByteView have_;
+    std::uint64_t pos_ = 0;
+    std::optional<std::uint64_t> diff_;
+    Part part_ = Part::header;
+    std::size_t index_ = 0;
+};
+
+template <class Sink>
+void emit_meta(const QuartetModel& m, const Layout& l, Sink& out) {
+    const std::size_t count = m.meshes.size();
+    out.mark(Part::header, 0);
+    out.be32(static_cast<std::uint32_t>(count));
+    out.be32(m.table_offset);
+    out.be32(static_cast<std::uint32_t>(l.meta_size));
+    out.raw(m.meta_header.data() + q1::file_size_field + 4, m.table_offset - (q1::file_size_field + 4));
+    out.mark(Part::table, 0);
+    for (std::size_t i = 0; i < count; ++i) out.be32(static_cast<std::uint32_t>(l.record_at[i]));
+    std::uint64_t table_end = std::uint64_t(m.table_offset) + 4 * count;
+    out.zeros(static_cast<std::size_t>(align_up(table_end, q1::alignment) - table_end));
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto& qm = m.meshes[i];
+        const std::uint8_t* h = qm.head.data();
+        out.mark(Part::record, i);
+        out.raw(h, q1::descriptor_vertex_count);
+        out.be32(static_cast<std::uint32_t>(qm.stream.vertices.size()));
+        out.raw(h + q1::descriptor_vertex_count + 4, q1::mmp_offset - (q1::descriptor_vertex_count + 4));
+        out.be32(static_cast<std::uint32_t>(l.slice_at[i]));
+        out.be32(static_cast<std::uint32_t>(3 * qm.triangles.size()));
+        out.raw(h + q1::index_count + 4, metadata_field::stream_offset - (q1::index_count + 4));
+        out.be32(static_cast<std::uint32_t>(qm.head.size()));
+        out.raw(h + metadata_field::stream_offset + 4, qm.head.size() - (metadata_field::stream_offset + 4));
+        out.mark(Part::stream, i);
+        out.stream(qm.stream);
+        out.mark(Part::footer, i);
+        out.raw(qm.footer.data(), qm.footer.size());
+        out.mark(Part::padding, i);
+        std::uint64_t end = l.record_at[i] + qm.head.size() + qm.stream.stream_size() + qm.footer.size();
+        out.zeros(static_cast<std::size_t>(align_up(end, q1::alignment) - end));
+    }
+    out.mark(Part::end, 0);
+}
+
+template <class Sink>
+void emit_mmp(const QuartetModel& m, Sink& out) {
+    out.mark(Part::prefix, 0);
+    out.raw(m.mmp_prefix.data(), m.mmp_prefix.size());
+    // Indices go through a small buffer: one copy or comparison per 64 triangles.
+    constexpr std::size_t chunk = 64;
+    std::uint8_t buf[6 * chunk];
+    for (std::size_t i = 0; i < m.meshes.size(); ++i) {
+        const auto& triangles = m.meshes[i].triangles;
+        out.mark(Part::slice, i);
+        for (std::size_t t0 = 0; t0 < triangles.size(); t0 += chunk) {
+            std::size_t n = std::min(chunk, triangles.size() - t0);
+            for (std::size_t t = 0; t < n; ++t)
+                for (std::size_t c = 0; c < 3; ++c) {
+                    std::uint32_t v = triangles[t0 + t][c];
+                    if (v > 0xFFFF) throw Error(ErrorKind::limit, "index " + std::to_string(v) + " does not fit u16", m.name);
+                    endian::store_be16(buf + 6 * t + 2 * c, static_cast<std::uint16_t>(v));
+                }
+            out.raw(buf, 6 * n);
+        }
+        out.zeros(static_cast<std::size_t>(slice_bytes(triangles.size()) - 6 * triangles.size()));
+    }
+    out.mark(Part::suffix, 0);
+    out.raw(m.mmp_suffix.data(), m.mmp_suffix.size());
+    out.mark(Part::end, 0);
+}
+
+// write_quartet; the MGP and SCP only when `mgp_and_scp`.
+QuartetFiles lay_out(const QuartetModel& m, const Layout& l, bool mgp_and_scp) {
+    QuartetFiles out;
+    out.meta.reserve(static_cast<std::size_t>(l.meta_size));
+    Appender meta(out.meta);
+    emit_meta(m, l, meta);
+    out.mmp.reserve(static_cast<std::size_t>(l.mmp_size));
+    Appender mmp(out.mmp);
+    emit_mmp(m, mmp);
+    if (mgp_and_scp) {
+        out.mgp = m.mgp;
+        out.scp = encode_skeleton(m.skeleton);
+    }
+    return out;
+}
+
+// ---- Reading ----------------------------------------------------------------------------------
 
 // The four files as read: owned (QuartetFiles) or inside a PAK.
 struct FileViews {
@@ -82,218 +311,237 @@ struct FileViews {
 
 FileViews views(const QuartetFiles& f) { return {f.meta, f.mmp, f.mgp, f.scp}; }
 
-// read_quartet, with the skeleton given when it is already decoded from the same SCP bytes
-// (a replacement's self-check: the SCP entry is not rewritten, so the new quartet's SCP is
-// the input's, which the input's reading decoded).
-QuartetModel read_checked(const FileViews& files, const std::string& name, std::optional<Skeleton> skeleton) {
-    QuartetModel m;
-    m.name = name;
-    const std::string meta_file = name.empty() ? "meta" : name + " (metadata)";
-    const std::string mmp_file = name.empty() ? "mmp" : name + " (MMP)";
-    const ByteView meta = files.meta;
-    m.skeleton = skeleton ? std::move(*skeleton)
-                          : decode_skeleton(ByteReader(files.scp, Endian::big, name.empty() ? "scp" : name + " (SCP)", "scp"));
-    const auto bone_count = static_cast<std::uint32_t>(m.skeleton.bones.size());
+// How messages name the files of the quartet `name`.
+struct FileNames {
+    std::string meta, mmp, mgp, scp;
+    explicit FileNames(const std::string& name)
+        : meta(name.empty() ? "meta" : name + " (metadata)"), mmp(name.empty() ? "mmp" : name + " (MMP)"),
+          mgp(name.empty() ? "mgp" : name + " (MGP)"), scp(name.empty() ? "scp" : name + " (SCP)") {}
+};
 
+struct MetaHeader {
+    std::uint32_t table_offset = 0;
+    std::vector<std::uint32_t> starts;  // record offsets, checked 16-aligned, ascending, inside
+};
+
+MetaHeader read_header(ByteView meta, const std::string& meta_file) {
     if (meta.size() < q1::header_bytes)
         mismatch(meta_file, 0, "meta.header", "the metadata file has " + std::to_string(meta.size()) +
                                                   " bytes, fewer than the 0x20-byte header");
+    MetaHeader h;
     std::uint32_t count = be32(meta, q1::mesh_count_field);
-    m.table_offset = be32(meta, q1::table_offset_field);
+    h.table_offset = be32(meta, q1::table_offset_field);
     std::uint32_t fsize = be32(meta, q1::file_size_field);
     if (fsize != meta.size())
         mismatch(meta_file, q1::file_size_field, "meta.file_size",
                  "the word at 0x08 is " + std::to_string(fsize) + ", the file has " + std::to_string(meta.size()) + " bytes");
     if (count == 0) mismatch(meta_file, 0, "meta.mesh_count", "the mesh count at 0x00 is 0");
-    if (m.table_offset < q1::header_bytes || m.table_offset % 4 != 0 ||
-        std::uint64_t(m.table_offset) + 4ull * count > meta.size())
+    if (h.table_offset < q1::header_bytes || h.table_offset % 4 != 0 ||
+        std::uint64_t(h.table_offset) + 4ull * count > meta.size())
         mismatch(meta_file, q1::table_offset_field, "meta.table_offset",
-                 "a table of " + std::to_string(count) + " record offsets at " + hex(m.table_offset) +
+                 "a table of " + std::to_string(count) + " record offsets at " + hex(h.table_offset) +
                      " does not fit after the header");
+    h.starts.resize(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        h.starts[i] = be32(meta, h.table_offset + 4 * i);
+        std::uint64_t prev_end = i == 0 ? h.table_offset + 4ull * count : h.starts[i - 1];
+        if (h.starts[i] % q1::alignment != 0 || h.starts[i] < prev_end || h.starts[i] >= meta.size())
+            mismatch(meta_file, h.table_offset + 4 * i, "meta.table[" + std::to_string(i) + "]",
+                     "record offset " + hex(h.starts[i]) + " is not 16-aligned, ascending and inside the file");
+    }
+    return h;
+}
+
+// Reads and checks record `i` at S = `s` (its stream with the skeleton's bone count, its
+// footer, its index slice, which must start at `slice_start` when given). Returns the end of
+// its slice, 16-aligned.
+std::uint64_t read_record(const FileViews& files, const ByteReader& whole, std::uint32_t bone_count, std::size_t i,
+                          std::uint64_t s, std::optional<std::uint64_t> slice_start, const FileNames& names,
+                          QuartetMesh& qm) {
+    const ByteView meta = files.meta;
+    const std::string& meta_file = names.meta;
+    const std::string path = mesh_path(i);
+    qm.offset = s;
+    if (s + q1::record_head_bytes > meta.size())
+        mismatch(meta_file, s, path, "the record at " + hex(s) + " is shorter than the 0xC0-byte head");
+    std::uint32_t ep = be32(meta, s + metadata_field::stream_offset);
+    if (ep == metadata_field::not_skinned)
+        mismatch(meta_file, s + metadata_field::stream_offset, path + ".stream_offset",
+                 "mesh " + std::to_string(i) + " is not skinned (0xFFFFFFFF at +0x9C); the hypothesis covers skinned quartets");
+    if (ep < metadata_field::min_stream_offset || s + ep + 2 * record_bytes > meta.size())
+        mismatch(meta_file, s + metadata_field::stream_offset, path + ".stream_offset",
+                 "stream offset " + hex(ep) + " at +0x9C does not point inside the file");
+    std::uint32_t stride = be32(meta, s + q1::descriptor_stride);
+    std::uint32_t mask = be32(meta, s + q1::descriptor_format_mask);
+    if (stride != metadata_field::descriptor_stride)
+        mismatch(meta_file, s + q1::descriptor_stride, path + ".descriptor.stride",
+                 "the word at +0x44 is " + std::to_string(stride) + ", expected the descriptor stride 36");
+    if (mask != metadata_field::descriptor_format_mask)
+        mismatch(meta_file, s + q1::descriptor_format_mask, path + ".descriptor.format_mask",
+                 "the word at +0x48 is " + hex(mask, 8) + ", expected the format mask 0x0008007F");
+    if (be32(meta, s + q1::mgp_size) != 0)
+        mismatch(meta_file, s + q1::mgp_size, path + ".descriptor.mgp_size",
+                 "the MGP slice size at +0x50 is " + std::to_string(be32(meta, s + q1::mgp_size)) +
+                     ", expected 0 for a skinned mesh");
+    std::uint32_t vc = be32(meta, s + q1::descriptor_vertex_count);
+    qm.head.assign(meta.begin() + static_cast<std::ptrdiff_t>(s), meta.begin() + static_cast<std::ptrdiff_t>(s + ep));
+    StreamContext ctx;
+    ctx.bone_count = bone_count;
+    qm.stream = decode_stream(whole.sub(s + ep, meta.size() - s - ep, path + ".stream"), ctx);
+    if (qm.stream.vertices.size() != vc)
+        mismatch(meta_file, s + q1::descriptor_vertex_count, path + ".descriptor.vertex_count",
+                 "the word at +0x40 is " + std::to_string(vc) + " but the stream holds " +
+                     std::to_string(qm.stream.vertices.size()) + " vertices");
+    std::uint64_t footer_at = s + ep + qm.stream.stream_size();
+    if (footer_at + metadata_field::footer_bytes > meta.size())
+        mismatch(meta_file, footer_at, path + ".footer", "no room for the 16-byte footer after the stream");
+    std::memcpy(qm.footer.data(), meta.data() + footer_at, metadata_field::footer_bytes);
+
+    // Index slice.
+    const std::string& mmp_file = names.mmp;
+    if (be32(meta, s + q1::index_format) != q1::index_format_u16)
+        mismatch(meta_file, s + q1::index_format, path + ".index_format",
+                 "the word at +0x68 is " + std::to_string(be32(meta, s + q1::index_format)) + ", expected 2 (u16 indices)");
+    qm.mmp_offset = be32(meta, s + q1::mmp_offset);
+    std::uint32_t index_count = be32(meta, s + q1::index_count);
+    if (index_count % 3 != 0 || index_count == 0)
+        mismatch(meta_file, s + q1::index_count, path + ".index_count",
+                 "index count " + std::to_string(index_count) + " is not a positive multiple of 3");
+    if (std::uint64_t(qm.mmp_offset) + 2ull * index_count > files.mmp.size())
+        mismatch(mmp_file, qm.mmp_offset, path + ".mmp_slice",
+                 "the slice of " + std::to_string(index_count) + " indices at " + hex(qm.mmp_offset) +
+                     " runs past the MMP (" + std::to_string(files.mmp.size()) + " bytes)");
+    if (slice_start && qm.mmp_offset != *slice_start)
+        mismatch(mmp_file, qm.mmp_offset, path + ".mmp_slice",
+                 "slices are not back to back in mesh order (16-byte steps): this one starts at " + hex(qm.mmp_offset) +
+                     ", the previous one ends at " + hex(*slice_start));
+    qm.triangles.resize(index_count / 3);
+    const std::uint8_t* idx = files.mmp.data() + qm.mmp_offset;
+    for (std::uint32_t t = 0; t < index_count / 3; ++t)
+        for (std::uint32_t c = 0; c < 3; ++c) {
+            std::uint32_t v = endian::load_be16(idx + 2 * (3 * t + c));
+            if (v >= vc)
+                mismatch(mmp_file, qm.mmp_offset + 2 * (3 * t + c), path + ".index[" + std::to_string(3 * t + c) + "]",
+                         "index " + std::to_string(v) + " is not below the vertex count " + std::to_string(vc));
+            qm.triangles[t][c] = v;
+        }
+    return align_up(std::uint64_t(qm.mmp_offset) + 2ull * index_count, q1::alignment);
+}
+
+// The files must be exactly the model's layout, or edits would rewrite what we do not know.
+// Decided in one pass over the bytes, without laying them out (the MGP and SCP are copied
+// verbatim by write_quartet: not compared here).
+void require_layout(const QuartetModel& m, const Layout& l, const FileViews& files, const FileNames& names) {
+    auto check = [](ByteView have, std::uint64_t layout_size, const Comparer& c, const std::string& file,
+                    const char* what) {
+        auto at = c.difference();
+        if (!at) return;
+        mismatch(file, *at, c.path(),
+                 std::string("re-laying out the ") + what + " gives different bytes from offset " + hex(*at) +
+                     " (file " + std::to_string(have.size()) + " bytes, layout " + std::to_string(layout_size) +
+                     " bytes): gaps, padding or record order differ from the hypothesis");
+    };
+    Comparer meta(files.meta);
+    emit_meta(m, l, meta);
+    check(files.meta, l.meta_size, meta, names.meta, "metadata file");
+    Comparer mmp(files.mmp);
+    emit_mmp(m, mmp);
+    check(files.mmp, l.mmp_size, mmp, names.mmp, "MMP");
+}
+
+QuartetModel read_checked(const FileViews& files, const std::string& name) {
+    QuartetModel m;
+    m.name = name;
+    const FileNames names(name);
+    const ByteView meta = files.meta;
+    m.skeleton = decode_skeleton(ByteReader(files.scp, Endian::big, names.scp, "scp"));
+    const auto bone_count = static_cast<std::uint32_t>(m.skeleton.bones.size());
+    MetaHeader header = read_header(meta, names.meta);
+    m.table_offset = header.table_offset;
     m.meta_header.assign(meta.begin(), meta.begin() + m.table_offset);
-
-    std::vector<std::uint32_t> starts(count);
-    for (std::uint32_t i = 0; i < count; ++i) {
-        starts[i] = be32(meta, m.table_offset + 4 * i);
-        std::uint64_t prev_end = i == 0 ? m.table_offset + 4ull * count : starts[i - 1];
-        if (starts[i] % q1::alignment != 0 || starts[i] < prev_end || starts[i] >= meta.size())
-            mismatch(meta_file, m.table_offset + 4 * i, "meta.table[" + std::to_string(i) + "]",
-                     "record offset " + hex(starts[i]) + " is not 16-aligned, ascending and inside the file");
-    }
-    ByteReader whole(meta, Endian::big, meta_file);
-    m.meshes.resize(count);
-    std::uint64_t previous_slice_end = 0;
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const std::uint64_t s = starts[i];
-        const std::string path = mesh_path(i);
-        auto& qm = m.meshes[i];
-        qm.offset = s;
-        if (s + q1::record_head_bytes > meta.size())
-            mismatch(meta_file, s, path, "the record at " + hex(s) + " is shorter than the 0xC0-byte head");
-        std::uint32_t ep = be32(meta, s + metadata_field::stream_offset);
-        if (ep == metadata_field::not_skinned)
-            mismatch(meta_file, s + metadata_field::stream_offset, path + ".stream_offset",
-                     "mesh " + std::to_string(i) + " is not skinned (0xFFFFFFFF at +0x9C); the hypothesis covers skinned quartets");
-        if (ep < metadata_field::min_stream_offset || s + ep + 2 * record_bytes > meta.size())
-            mismatch(meta_file, s + metadata_field::stream_offset, path + ".stream_offset",
-                     "stream offset " + hex(ep) + " at +0x9C does not point inside the file");
-        std::uint32_t stride = be32(meta, s + q1::descriptor_stride);
-        std::uint32_t mask = be32(meta, s + q1::descriptor_format_mask);
-        if (stride != metadata_field::descriptor_stride)
-            mismatch(meta_file, s + q1::descriptor_stride, path + ".descriptor.stride",
-                     "the word at +0x44 is " + std::to_string(stride) + ", expected the descriptor stride 36");
-        if (mask != metadata_field::descriptor_format_mask)
-            mismatch(meta_file, s + q1::descriptor_format_mask, path + ".descriptor.format_mask",
-                     "the word at +0x48 is " + hex(mask, 8) + ", expected the format mask 0x0008007F");
-        if (be32(meta, s + q1::mgp_size) != 0)
-            mismatch(meta_file, s + q1::mgp_size, path + ".descriptor.mgp_size",
-                     "the MGP slice size at +0x50 is " + std::to_string(be32(meta, s + q1::mgp_size)) +
-                         ", expected 0 for a skinned mesh");
-        std::uint32_t vc = be32(meta, s + q1::descriptor_vertex_count);
-        qm.head.assign(meta.begin() + static_cast<std::ptrdiff_t>(s), meta.begin() + static_cast<std::ptrdiff_t>(s + ep));
-        StreamContext ctx;
-        ctx.bone_count = bone_count;
-        qm.stream = decode_stream(whole.sub(s + ep, meta.size() - s - ep, path + ".stream"), ctx);
-        if (qm.stream.vertices.size() != vc)
-            mismatch(meta_file, s + q1::descriptor_vertex_count, path + ".descriptor.vertex_count",
-                     "the word at +0x40 is " + std::to_string(vc) + " but the stream holds " +
-                         std::to_string(qm.stream.vertices.size()) + " vertices");
-        std::uint64_t footer_at = s + ep + qm.stream.stream_size();
-        if (footer_at + metadata_field::footer_bytes > meta.size())
-            mismatch(meta_file, footer_at, path + ".footer", "no room for the 16-byte footer after the stream");
-        std::memcpy(qm.footer.data(), meta.data() + footer_at, metadata_field::footer_bytes);
-
-        // Index slice.
-        if (be32(meta, s + q1::index_format) != q1::index_format_u16)
-            mismatch(meta_file, s + q1::index_format, path + ".index_format",
-                     "the word at +0x68 is " + std::to_string(be32(meta, s + q1::index_format)) + ", expected 2 (u16 indices)");
-        qm.mmp_offset = be32(meta, s + q1::mmp_offset);
-        std::uint32_t index_count = be32(meta, s + q1::index_count);
-        if (index_count % 3 != 0 || index_count == 0)
-            mismatch(meta_file, s + q1::index_count, path + ".index_count",
-                     "index count " + std::to_string(index_count) + " is not a positive multiple of 3");
-        if (std::uint64_t(qm.mmp_offset) + 2ull * index_count > files.mmp.size())
-            mismatch(mmp_file, qm.mmp_offset, path + ".mmp_slice",
-                     "the slice of " + std::to_string(index_count) + " indices at " + hex(qm.mmp_offset) +
-                         " runs past the MMP (" + std::to_string(files.mmp.size()) + " bytes)");
-        if (i > 0 && qm.mmp_offset != previous_slice_end)
-            mismatch(mmp_file, qm.mmp_offset, path + ".mmp_slice",
-                     "slices are not back to back in mesh order (16-byte steps): this one starts at " + hex(qm.mmp_offset) +
-                         ", the previous one ends at " + hex(previous_slice_end));
-        previous_slice_end = align_up(std::uint64_t(qm.mmp_offset) + 2ull * index_count, q1::alignment);
-        qm.triangles.resize(index_count / 3);
-        for (std::uint32_t t = 0; t < index_count / 3; ++t)
-            for (std::uint32_t c = 0; c < 3; ++c) {
-                std::uint32_t v = endian::load_be16(files.mmp.data() + qm.mmp_offset + 2 * (3 * t + c));
-                if (v >= vc)
-                    mismatch(mmp_file, qm.mmp_offset + 2 * (3 * t + c), path + ".index[" + std::to_string(3 * t + c) + "]",
-                             "index " + std::to_string(v) + " is not below the vertex count " + std::to_string(vc));
-                qm.triangles[t][c] = v;
-            }
-    }
+    ByteReader whole(meta, Endian::big, names.meta);
+    m.meshes.resize(header.starts.size());
+    std::optional<std::uint64_t> slice_end;
+    for (std::size_t i = 0; i < m.meshes.size(); ++i)
+        slice_end = read_record(files, whole, bone_count, i, header.starts[i], slice_end, names, m.meshes[i]);
     std::size_t first_slice = m.meshes.front().mmp_offset;
-    std::size_t slices_end = std::min<std::size_t>(previous_slice_end, files.mmp.size());
+    std::size_t slices_end = static_cast<std::size_t>(std::min<std::uint64_t>(*slice_end, files.mmp.size()));
     m.mmp_prefix.assign(files.mmp.begin(), files.mmp.begin() + static_cast<std::ptrdiff_t>(first_slice));
     m.mmp_suffix.assign(files.mmp.begin() + static_cast<std::ptrdiff_t>(slices_end), files.mmp.end());
     m.mgp.assign(files.mgp.begin(), files.mgp.end());
-
-    // The layout must give back exactly these bytes, or edits would rewrite what we do not know
-    // (the MGP and SCP are copied and patched verbatim by write_quartet: not compared).
-    QuartetFiles again = lay_out(m, false);
-    auto check_same = [&](ByteView have, const Bytes& made, const std::string& file, const char* what) {
-        // memcmp for the verdict; the byte-by-byte search only for the message.
-        if (have.size() == made.size() && (have.empty() || std::memcmp(have.data(), made.data(), have.size()) == 0))
-            return;
-        auto mm = std::mismatch(have.begin(), have.end(), made.begin(), made.end());
-        auto at = static_cast<std::uint64_t>(mm.first - have.begin());
-        mismatch(file, at, what,
-                 std::string("re-laying out the ") + what + " gives different bytes from offset " + hex(at) +
-                     " (file " + std::to_string(have.size()) + " bytes, layout " + std::to_string(made.size()) +
-                     " bytes): gaps, padding or record order differ from the hypothesis");
-    };
-    check_same(meta, again.meta, meta_file, "metadata file");
-    check_same(files.mmp, again.mmp, mmp_file, "MMP");
+    require_layout(m, plan_layout(m), files, names);
     return m;
 }
 
-// write_quartet; the MGP and SCP only when `mgp_and_scp` (the layout check compares the
-// metadata file and the MMP alone).
-QuartetFiles lay_out(const QuartetModel& m, bool mgp_and_scp) {
-    QuartetFiles out;
-    Bytes& meta = out.meta;
-    if (m.meta_header.size() < q1::header_bytes)
-        throw Error(ErrorKind::usage, "quartet model: header shorter than 0x20 bytes");
-    std::size_t count = m.meshes.size();
-    // Both files are allocated once at their final size (append_stream reserves only what it
-    // appends, so a growing metadata file would otherwise be reallocated for every record).
-    std::uint64_t meta_total = align_up(std::uint64_t(m.table_offset) + 4 * count, q1::alignment);
-    std::uint64_t mmp_total = m.mmp_prefix.size();
-    for (const auto& qm : m.meshes) {
-        meta_total = align_up(meta_total + qm.head.size() + qm.stream.stream_size() + qm.footer.size(), q1::alignment);
-        mmp_total = align_up(mmp_total + 6 * qm.triangles.size(), q1::alignment);
-    }
-    mmp_total += m.mmp_suffix.size();
-    if (meta_total <= 0xFFFFFFFFull) meta.reserve(static_cast<std::size_t>(meta_total));  // else refused below
-    meta.assign(m.meta_header.begin(), m.meta_header.end());
-    meta.resize(m.table_offset + 4 * count, 0);
-    meta.resize(static_cast<std::size_t>(align_up(meta.size(), q1::alignment)), 0);
+// A file a replacement copies (MGP, SCP) must be the model's bytes.
+void require_copy(ByteView written, const Bytes& expected, const std::string& file, const char* path,
+                  const char* what) {
+    if (written.size() == expected.size() &&
+        (written.empty() || std::memcmp(written.data(), expected.data(), written.size()) == 0))
+        return;
+    auto mm = std::mismatch(written.begin(), written.end(), expected.begin(), expected.end());
+    auto at = static_cast<std::uint64_t>(mm.first - written.begin());
+    mismatch(file, at, path,
+             std::string("the written ") + what + " differs from the quartet's from offset " + hex(at) + " (written " +
+                 std::to_string(written.size()) + " bytes, expected " + std::to_string(expected.size()) + ")");
+}
 
-    // MMP slices first: the records need their offsets.
-    Bytes& mmp = out.mmp;
-    mmp.reserve(static_cast<std::size_t>(mmp_total));
-    mmp.assign(m.mmp_prefix.begin(), m.mmp_prefix.end());
-    std::vector<std::uint32_t> slice_at(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        slice_at[i] = static_cast<std::uint32_t>(mmp.size());
-        for (const auto& t : m.meshes[i].triangles)
-            for (std::uint32_t v : t) {
-                if (v > 0xFFFF) throw Error(ErrorKind::limit, "index " + std::to_string(v) + " does not fit u16", m.name);
-                mmp.push_back(static_cast<std::uint8_t>(v >> 8));
-                mmp.push_back(static_cast<std::uint8_t>(v));
-            }
-        mmp.resize(static_cast<std::size_t>(align_up(mmp.size(), q1::alignment)), 0);
-    }
-    mmp.insert(mmp.end(), m.mmp_suffix.begin(), m.mmp_suffix.end());
-
-    for (std::size_t i = 0; i < count; ++i) {
-        const auto& qm = m.meshes[i];
-        std::size_t s = meta.size();
-        endian::store_be32(meta.data() + m.table_offset + 4 * i, static_cast<std::uint32_t>(s));
-        if (qm.head.size() < q1::record_head_bytes - 0x08 || qm.head.size() < metadata_field::min_stream_offset)
-            throw Error(ErrorKind::usage, "quartet model: mesh " + std::to_string(i) + " head is too short", m.name);
-        meta.insert(meta.end(), qm.head.begin(), qm.head.end());
-        std::uint8_t* h = meta.data() + s;
+// The self-check of a replacement (check_pak_replacement's contract): `m` is the quartet read
+// from the input with any content in mesh `r`, `written` the files written for it.
+QuartetModel check_written(const FileViews& written, QuartetModel m, std::size_t r) {
+    if (r >= m.meshes.size())
+        throw Error(ErrorKind::usage, "mesh " + std::to_string(r) + " does not exist (the quartet has " +
+                                          std::to_string(m.meshes.size()) + ")",
+                    m.name);
+    const FileNames names(m.name);
+    require_copy(written.mgp, m.mgp, names.mgp, "mgp", "MGP");
+    require_copy(written.scp, m.skeleton.raw, names.scp, "scp", "SCP");
+    // Where mesh r's record and slice must start depends only on the meshes before it.
+    const std::uint64_t slice_start = plan_layout(m).slice_at[r];
+    MetaHeader header = read_header(written.meta, names.meta);
+    if (header.starts.size() != m.meshes.size())
+        mismatch(names.meta, q1::mesh_count_field, "meta.mesh_count",
+                 "the written file has " + std::to_string(header.starts.size()) + " meshes, the quartet " +
+                     std::to_string(m.meshes.size()));
+    // Mesh r is read back in full. Its laid-out stream is released first, so that decoding
+    // reuses that memory instead of touching fresh pages.
+    m.meshes[r] = {};
+    ByteReader whole(written.meta, Endian::big, names.meta);
+    read_record(written, whole, static_cast<std::uint32_t>(m.skeleton.bones.size()), r, header.starts[r],
+                r == 0 ? std::nullopt : std::optional(slice_start), names, m.meshes[r]);
+    // The other meshes are the input's, read and checked when the input was read: they take
+    // their new places (the words the layout writes), and the whole files must then be
+    // exactly their layout, so each of their records is byte for byte the one that was read.
+    const Layout l = plan_layout(m);
+    for (std::size_t i = 0; i < m.meshes.size(); ++i) {
+        auto& qm = m.meshes[i];
+        if (i == r) continue;
+        qm.offset = l.record_at[i];
+        qm.mmp_offset = static_cast<std::uint32_t>(l.slice_at[i]);
+        std::uint8_t* h = qm.head.data();
         endian::store_be32(h + q1::descriptor_vertex_count, static_cast<std::uint32_t>(qm.stream.vertices.size()));
-        endian::store_be32(h + q1::mmp_offset, slice_at[i]);
+        endian::store_be32(h + q1::mmp_offset, qm.mmp_offset);
         endian::store_be32(h + q1::index_count, static_cast<std::uint32_t>(3 * qm.triangles.size()));
         endian::store_be32(h + metadata_field::stream_offset, static_cast<std::uint32_t>(qm.head.size()));
-        append_stream(qm.stream, meta);
-        meta.insert(meta.end(), qm.footer.begin(), qm.footer.end());
-        meta.resize(static_cast<std::size_t>(align_up(meta.size(), q1::alignment)), 0);
     }
-    if (meta.size() > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "metadata file exceeds 4 GiB", m.name);
-    endian::store_be32(meta.data() + q1::mesh_count_field, static_cast<std::uint32_t>(count));
-    endian::store_be32(meta.data() + q1::table_offset_field, m.table_offset);
-    endian::store_be32(meta.data() + q1::file_size_field, static_cast<std::uint32_t>(meta.size()));
-    if (mgp_and_scp) {
-        out.mgp = m.mgp;
-        out.scp = encode_skeleton(m.skeleton);
-    }
-    return out;
+    endian::store_be32(m.meta_header.data() + q1::mesh_count_field, static_cast<std::uint32_t>(m.meshes.size()));
+    endian::store_be32(m.meta_header.data() + q1::table_offset_field, m.table_offset);
+    endian::store_be32(m.meta_header.data() + q1::file_size_field, static_cast<std::uint32_t>(l.meta_size));
+    require_layout(m, l, written, names);
+    return m;
 }
 
 }  // namespace
 
 QuartetModel read_quartet(const QuartetFiles& files, const std::string& name) {
-    return read_checked(views(files), name, std::nullopt);
+    return read_checked(views(files), name);
 }
 
 QuartetModel read_pak_entries(const Pak& pak, const QuartetEntries& q) {
-    return read_checked({pak.data(q.meta), pak.data(q.mmp), pak.data(q.mgp), pak.data(q.scp)}, pak.file + ":" + q.base,
-                        std::nullopt);
+    return read_checked({pak.data(q.meta), pak.data(q.mmp), pak.data(q.mgp), pak.data(q.scp)}, pak.file + ":" + q.base);
 }
 
-QuartetFiles write_quartet(const QuartetModel& m) { return lay_out(m, true); }
+QuartetFiles write_quartet(const QuartetModel& m) { return lay_out(m, plan_layout(m), true); }
 
 namespace {
 
@@ -364,11 +612,11 @@ QuartetFiles build_quartet(std::span<const BoneSpec> bones, std::span<const NewQ
 
 namespace {
 
-// The replacement proper, up to the laid-out metadata file and MMP (the MGP and SCP are left
-// empty: a replacement does not change them). Releases the model's streams once laid out, so
-// that the self-check's allocations reuse their memory instead of touching fresh pages.
-QuartetFiles replace_and_lay_out(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh& mesh,
-                                 const ReplaceOptions& options, ReplaceReport& rep) {
+// The replacement proper, in the model: mesh `mesh_index` preprocessed from `mesh` (the old
+// stream's envelope and terminal records as templates), its box and processed flag set; the
+// report's counts (report_sizes adds the size changes once the new layout is planned).
+void replace_in_model(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options,
+                      ReplaceReport& rep) {
     const std::string& name = m.name;
     if (mesh_index >= m.meshes.size())
         throw Error(ErrorKind::usage, "mesh " + std::to_string(mesh_index) + " does not exist (the quartet has " +
@@ -388,8 +636,6 @@ QuartetFiles replace_and_lay_out(QuartetModel& m, std::size_t mesh_index, const 
         e.set_file_if_empty(name);
         throw;
     }
-    auto slice_bytes = [](std::size_t triangles) { return align_up(std::uint64_t(6) * triangles, q1::alignment); };
-    const std::uint64_t old_slice = slice_bytes(qm.triangles.size());
     rep = {};
     rep.old_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.old_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
@@ -402,15 +648,16 @@ QuartetFiles replace_and_lay_out(QuartetModel& m, std::size_t mesh_index, const 
     rep.new_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.new_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
     rep.new_triangles = static_cast<std::uint32_t>(qm.triangles.size());
-    QuartetFiles files = lay_out(m, false);
-    // The input's sizes, from what read_quartet checked: the header's file size word (the
-    // header is at least 0x20 bytes, or lay_out has refused it), and the MMP as prefix +
-    // 16-aligned slices + suffix, so only the replaced slice changes its size.
+}
+
+// The size changes, from what the input's reading checked: the header's file size word (the
+// model's header is the input's until the self-check), and the MMP as prefix + 16-aligned
+// slices + suffix, so only the replaced slice changes its size.
+void report_sizes(const QuartetModel& m, const Layout& l, ReplaceReport& rep) {
     const std::uint64_t old_meta_size = be32(m.meta_header, q1::file_size_field);
-    rep.meta_size_change = static_cast<std::int64_t>(files.meta.size()) - static_cast<std::int64_t>(old_meta_size);
-    rep.mmp_size_change = static_cast<std::int64_t>(slice_bytes(qm.triangles.size())) - static_cast<std::int64_t>(old_slice);
-    m.meshes = {};
-    return files;
+    rep.meta_size_change = static_cast<std::int64_t>(l.meta_size) - static_cast<std::int64_t>(old_meta_size);
+    rep.mmp_size_change = static_cast<std::int64_t>(slice_bytes(rep.new_triangles)) -
+                          static_cast<std::int64_t>(slice_bytes(rep.old_triangles));
 }
 
 }  // namespace
@@ -419,14 +666,15 @@ QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index,
                                          const ReplaceOptions& options, ReplaceReport* report) {
     ReplaceReport rep;
     QuartetReplacement out;
-    out.files = replace_and_lay_out(m, mesh_index, mesh, options, rep);
+    replace_in_model(m, mesh_index, mesh, options, rep);
+    const Layout l = plan_layout(m);
+    report_sizes(m, l, rep);
+    out.files = lay_out(m, l, false);
     // What write_quartet gives: the MGP is the model's, and the SCP the skeleton's raw bytes
     // (encode_skeleton writes back the very bits decode_skeleton read, at the same offsets).
-    out.files.mgp = std::move(m.mgp);
+    out.files.mgp = m.mgp;
     out.files.scp = m.skeleton.raw;
-    // Self-check: what we wrote must read back under the same hypothesis (every record and
-    // stream decoded again, the layout giving back the same bytes).
-    out.model = read_checked(views(out.files), m.name, std::move(m.skeleton));
+    out.model = check_written(views(out.files), std::move(m), mesh_index);
     if (report) *report = rep;
     return out;
 }
@@ -442,24 +690,39 @@ std::optional<QuartetEntries> find_quartet(const Pak& pak, std::string_view quar
     return std::nullopt;
 }
 
+QuartetModel check_pak_replacement(ByteView written, const QuartetEntries& entries, QuartetModel model,
+                                   std::size_t mesh_index, const std::string& file) {
+    const std::string where = file.empty() ? "the new PAK" : file;
+    FileViews files{pak_entry_data(written, entries.meta, where), pak_entry_data(written, entries.mmp, where),
+                    pak_entry_data(written, entries.mgp, where), pak_entry_data(written, entries.scp, where)};
+    return check_written(files, std::move(model), mesh_index);
+}
+
 PakReplacement replace_mesh_in_pak(const Pak& pak, const QuartetEntries& entries, QuartetModel model,
                                    std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options,
                                    ReplaceReport* report) {
+    for (std::size_t e : {entries.meta, entries.mmp, entries.mgp, entries.scp})
+        if (e >= pak.entries.size())
+            throw Error(ErrorKind::usage, "quartet entry " + std::to_string(e) + " does not exist (the PAK has " +
+                                              std::to_string(pak.entries.size()) + ")",
+                        pak.file);
     ReplaceReport rep;
+    replace_in_model(model, mesh_index, mesh, options, rep);
+    const Layout l = plan_layout(model);
+    report_sizes(model, l, rep);
+    // The new metadata file and MMP are laid out straight into the new PAK.
+    std::vector<std::optional<std::size_t>> sizes(pak.entries.size());
+    sizes[entries.meta] = static_cast<std::size_t>(l.meta_size);
+    sizes[entries.mmp] = static_cast<std::size_t>(l.mmp_size);
     PakReplacement out;
-    {
-        QuartetFiles files = replace_and_lay_out(model, mesh_index, mesh, options, rep);
-        std::vector<std::optional<Bytes>> repl(pak.entries.size());
-        repl[entries.meta] = std::move(files.meta);
-        repl[entries.mmp] = std::move(files.mmp);
-        out.pak = repack_pak(pak, repl);
-    }
-    // Self-check on the PAK itself, once the laid-out files are released: its four entries,
-    // found through the new PAK's own table, must read back under the same hypothesis.
-    const std::string file = pak.file.empty() ? "the new PAK" : pak.file + " (as written)";
-    FileViews written{pak_entry_data(out.pak, entries.meta, file), pak_entry_data(out.pak, entries.mmp, file),
-                      pak_entry_data(out.pak, entries.mgp, file), pak_entry_data(out.pak, entries.scp, file)};
-    out.model = read_checked(written, model.name, std::move(model.skeleton));
+    out.pak = repack_pak_in_place(pak, sizes, [&](std::size_t entry, Bytes& bytes) {
+        Appender sink(bytes);
+        if (entry == entries.meta) emit_meta(model, l, sink);
+        else emit_mmp(model, sink);
+    });
+    // Self-check on the PAK itself: its four entries, found through the new PAK's own table.
+    out.model = check_pak_replacement(out.pak, entries, std::move(model), mesh_index,
+                                      pak.file.empty() ? std::string() : pak.file + " (as written)");
     if (report) *report = rep;
     return out;
 }

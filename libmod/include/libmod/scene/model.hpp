@@ -11,6 +11,8 @@
 //  * Influence bone indices index Scene::skeleton.bones.
 // Spec and rationale: doc/formats/scene-import.md.
 
+#include "libmod/scene/influence_lists.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -46,13 +48,6 @@ struct Skeleton {
     std::optional<std::uint32_t> find(std::string_view name) const;
 };
 
-// One (bone, weight) pair of a vertex before our weight processing: the weight exactly as the
-// file stored it (not normalised, possibly more than 4 per vertex, possibly zero).
-struct Influence {
-    std::uint32_t bone = 0;  // index into Skeleton::bones
-    float weight = 0;
-};
-
 // A vertex's influences after process_weights (weights.hpp): at most 4 slots, sorted by
 // weight descending then bone index ascending, every used weight in 1..255, used weights
 // summing to exactly 255, unused slots (index >= count) zero in both arrays.
@@ -76,7 +71,7 @@ struct Mesh {
                                  // bitangent = w * cross(normal, tangent.xyz)
     std::vector<Vec2> uv0;       // first UV set, V axis pointing up (Assimp/OpenGL convention)
     std::vector<Vec2> uv1;       // second UV set (copy of uv0 or zero when the source has one set)
-    std::vector<std::vector<Influence>> influences;  // raw influences per vertex
+    InfluenceLists influences;                       // raw influences per vertex (flat)
     std::vector<SkinWeights> skin;                   // processed influences (empty until processed)
 
     std::vector<std::array<std::uint32_t, 3>> triangles;  // vertex indices

@@ -10,6 +10,7 @@
 
 #include "libmod/core/bytes.hpp"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -56,6 +57,18 @@ Pak read_pak(Bytes data, std::string file = {});
 // original data offset) and later data moves. Throws conflict when the original data ranges
 // overlap (the layout then shares bytes between entries and cannot be re-laid out).
 Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replacements);
+
+// repack_pak with the new data written straight into the output, so that it is neither built
+// nor copied apart: `sizes[i]` is the new size of entry i (nullopt keeps the entry), and
+// `write(i, out)` must append exactly `sizes[i]` bytes, entry i's new data, to `out` (its
+// capacity is already reserved; anything else there must not be touched). The result, and the
+// errors, are those of repack_pak with replacements equal to what `write` appends; a writer
+// that appends another number of bytes gets a usage error, and its own errors pass through.
+// `write` is called once per replaced entry, in data order (or in table order, into separate
+// buffers, when original data ranges overlap: repack_pak then decides).
+using PakEntryWriter = std::function<void(std::size_t entry, Bytes& out)>;
+Bytes repack_pak_in_place(const Pak& pak, std::span<const std::optional<std::size_t>> sizes,
+                          const PakEntryWriter& write);
 
 // The data of entry `entry` of the PAK bytes `pak`, found through its own table without reading
 // the rest (a repacked PAK checked in place). Format error ("not a RIDE-layout PAK: ...",

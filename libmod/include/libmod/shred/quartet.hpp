@@ -94,7 +94,9 @@ struct QuartetModel {
 
 // Reads and checks the hypothesis (header, table, every record's descriptor and slices, every
 // stream with the descriptor's vertex count and the skeleton's bone count, zero padding) and
-// that write_quartet would give back the same bytes. Throws format errors as described above.
+// that write_quartet would give back the same bytes (compared in place, not laid out: the
+// error's path names the header, table, record, stream, footer or slice holding the first
+// difference). Throws format errors as described above.
 QuartetModel read_quartet(const QuartetFiles& files, const std::string& name = {});
 // read_quartet on the quartet's entries inside `pak` (not copied), the model named
 // pak.file + ":" + q.base.
@@ -102,6 +104,8 @@ QuartetModel read_pak_entries(const Pak& pak, const QuartetEntries& q);
 
 // Lays the model out: records back to back in model order (16-aligned, zero padding), the
 // table and header words updated, the MMP rebuilt slice by slice. Same bytes when unchanged.
+// Usage error when the model cannot be laid out: meta_header shorter than 0x20 bytes or not
+// table_offset bytes long, a record head shorter than 0xB8 bytes.
 QuartetFiles write_quartet(const QuartetModel& model);
 
 // A new quartet from scratch (forge, tests): our SCP writer, one record per mesh with the
@@ -136,10 +140,12 @@ QuartetFiles replace_mesh(const QuartetFiles& files, std::size_t mesh_index, con
                           ReplaceReport* report = nullptr);
 
 // What replace_mesh_in_model gives: the new files (as write_quartet lays them out; the MGP and
-// SCP are the input's) and the model its self-check read back from them (every record and
-// stream of the new metadata file and MMP decoded and re-laid out; the skeleton is the one
-// read from the input's SCP, which a replacement does not rewrite), so callers need not read
-// them again.
+// SCP are the input's) and the model its self-check proved they hold, so callers need not
+// read them again. It is what read_quartet gives on the new files: the replaced mesh is read
+// back from them in full, the other meshes are the input model's (moved, with their new
+// offsets and head words), and the files are checked to be exactly that model's layout (see
+// check_pak_replacement for what that proves); the skeleton is the input's, which a
+// replacement does not rewrite.
 struct QuartetReplacement {
     QuartetFiles files;
     QuartetModel model;
@@ -152,15 +158,17 @@ QuartetReplacement replace_mesh_in_model(QuartetModel model, std::size_t mesh_in
                                          const ReplaceOptions& options = {}, ReplaceReport* report = nullptr);
 
 // The same inside a PAK: finds the quartet whose base name is `quartet_base` (case-insensitive),
-// replaces its metadata and MMP entries, repacks (repack_pak). Usage error when no such quartet.
+// replaces its metadata and MMP entries, repacks (repack_pak's layout). Usage error when no
+// such quartet.
 Bytes replace_mesh_in_pak(const Pak& pak, std::string_view quartet_base, std::size_t mesh_index,
                           const SkinnedMesh& mesh, const ReplaceOptions& options = {},
                           ReplaceReport* report = nullptr);
 
 // replace_mesh_in_pak for the quartet `entries` of `pak` whose model read_quartet has already
 // read from those entries (read_pak_entries; the input is not read again): the new PAK and the
-// self-check's reading of the new quartet, made on the new PAK itself (its four entries found
-// through its own table; the skeleton is the one decoded from the unchanged SCP entry).
+// self-check's model of the new quartet (as QuartetReplacement::model), made on the new PAK
+// itself. The new metadata file and MMP are laid out straight into the new PAK
+// (repack_pak_in_place). Usage error when an entry index is not in the PAK.
 struct PakReplacement {
     Bytes pak;
     QuartetModel model;
@@ -168,5 +176,23 @@ struct PakReplacement {
 PakReplacement replace_mesh_in_pak(const Pak& pak, const QuartetEntries& entries, QuartetModel model,
                                    std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options = {},
                                    ReplaceReport* report = nullptr);
+
+// The self-check replace_mesh_in_pak runs on the PAK it wrote (public so that it can be run on
+// a damaged copy). `model` is the quartet read from the input PAK's `entries`
+// (read_pak_entries; consumed; its mesh `mesh_index` may hold anything: that mesh is read back).
+// The four entries are found through `written`'s own table; then
+//  * the MGP and SCP entries must equal the model's bytes (they are copies of the input's);
+//  * the metadata header and table are checked as read_quartet does, and record `mesh_index`
+//    and its index slice are read and checked in full (stream decoded with the skeleton's bone
+//    count, descriptor, footer, indices below the vertex count);
+//  * the metadata file and the MMP must be byte for byte the layout of the model made of
+//    that record and the input's other records: every other record and slice is thus the one
+//    the input's reading decoded and checked, at its new offset, with zero padding and nothing
+//    else in between.
+// Returns that model (= read_quartet on the written entries). Errors are read_quartet's
+// ("shred-quartet/1 does not match <model.name> (metadata|MMP|MGP|SCP): ...", offsets in that
+// entry, paths such as meta.mesh[2].stream), and pak_entry_data's naming `file`.
+QuartetModel check_pak_replacement(ByteView written, const QuartetEntries& entries, QuartetModel model,
+                                   std::size_t mesh_index, const std::string& file = {});
 
 }  // namespace mod::shred
