@@ -46,22 +46,6 @@ Mat4 inverse(const Mat4& m, std::string_view what) {
     return from_eigen(lu.inverse());
 }
 
-Vec3 transform_point(const Mat4& m, const Vec3& p) {
-    Vec3 r;
-    for (int i = 0; i < 3; ++i)
-        r[i] = static_cast<float>(double(m[i * 4]) * p[0] + double(m[i * 4 + 1]) * p[1] +
-                                  double(m[i * 4 + 2]) * p[2] + double(m[i * 4 + 3]));
-    return r;
-}
-
-Vec3 transform_direction(const Mat4& m, const Vec3& d) {
-    Vec3 r;
-    for (int i = 0; i < 3; ++i)
-        r[i] = static_cast<float>(double(m[i * 4]) * d[0] + double(m[i * 4 + 1]) * d[1] +
-                                  double(m[i * 4 + 2]) * d[2]);
-    return r;
-}
-
 void derive_bone_matrices(Skeleton& skeleton) {
     auto& bones = skeleton.bones;
     for (std::size_t i = 0; i < bones.size(); ++i) {

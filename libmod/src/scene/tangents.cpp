@@ -84,7 +84,7 @@ std::vector<Vec4> generate_tangents(std::span<const Vec3> positions, std::span<c
             double r = 1 / det;
             D3 s = (e1 * dv2 - e2 * dv1) * r;
             D3 t = (e2 * du1 - e1 * du2) * r;
-            if (!std::isfinite(s.length()) || !std::isfinite(t.length())) continue;
+            if (!std::isfinite(s.dot(s)) || !std::isfinite(t.dot(t))) continue;  // = the lengths are finite
             for (auto v : tri) {
                 sdir[group[v]] = sdir[group[v]] + s;
                 tdir[group[v]] = tdir[group[v]] + t;

@@ -132,6 +132,17 @@ bool same_influences(const Mesh& m, std::size_t a, std::size_t b) {
     return true;
 }
 
+// Every attribute vertex_key reads, bit for bit: equal bits give equal keys (the key is a
+// function of these bits), so a hash match between corners of one control point (FBX stores
+// one vertex per corner, usually with identical attributes) needs no key rebuilt.
+bool same_attribute_bits(const Mesh& m, std::size_t a, std::size_t b) {
+    auto same = [a, b](const auto& values) {
+        return a >= values.size() || std::memcmp(&values[a], &values[b], sizeof values[a]) == 0;
+    };
+    return same(m.positions) && same(m.normals) && same(m.tangents) && same(m.uv0) && same(m.uv1) &&
+           same(m.colours) && (a >= m.skin.size() || m.skin[a] == m.skin[b]);  // SkinWeights has padding
+}
+
 // Per-vertex arrays must be empty or have one entry per vertex (what keep() relies on).
 void check_sizes(const Mesh& m) {
     auto check = [&](std::size_t size, const char* what) {
@@ -188,9 +199,11 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
             }
             std::size_t id = slot - 1;
             if (hashes[id] != h) continue;
-            const Key candidate = vertex_key<Grid>(mesh, first_of[id], tolerance);
-            if (std::memcmp(&candidate, &key, sizeof key) == 0 &&
-                (!(key.present & Present::influences) || same_influences(mesh, first_of[id], v))) {
+            if (!same_attribute_bits(mesh, first_of[id], v)) {
+                const Key candidate = vertex_key<Grid>(mesh, first_of[id], tolerance);
+                if (std::memcmp(&candidate, &key, sizeof key) != 0) continue;
+            }
+            if (!(key.present & Present::influences) || same_influences(mesh, first_of[id], v)) {
                 result.remap[v] = static_cast<std::uint32_t>(id);
                 break;
             }

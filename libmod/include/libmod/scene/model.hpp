@@ -136,8 +136,20 @@ struct Scene {
 Mat4 multiply(const Mat4& a, const Mat4& b);  // a * b
 // Inverse of an invertible affine matrix; throws mod::Error (format) naming `what` when singular.
 Mat4 inverse(const Mat4& m, std::string_view what = "matrix");
-Vec3 transform_point(const Mat4& m, const Vec3& p);
-Vec3 transform_direction(const Mat4& m, const Vec3& d);  // 3x3 part only
+// Inline: the importer applies them to every vertex.
+inline Vec3 transform_point(const Mat4& m, const Vec3& p) {
+    Vec3 r;
+    for (int i = 0; i < 3; ++i)
+        r[i] = static_cast<float>(double(m[i * 4]) * p[0] + double(m[i * 4 + 1]) * p[1] +
+                                  double(m[i * 4 + 2]) * p[2] + double(m[i * 4 + 3]));
+    return r;
+}
+inline Vec3 transform_direction(const Mat4& m, const Vec3& d) {  // 3x3 part only
+    Vec3 r;
+    for (int i = 0; i < 3; ++i)
+        r[i] = static_cast<float>(double(m[i * 4]) * d[0] + double(m[i * 4 + 1]) * d[1] + double(m[i * 4 + 2]) * d[2]);
+    return r;
+}
 
 // Recomputes every bone's `inverse_bind` as inverse(bind) and `local` as
 // inverse_bind(parent) * bind. Throws mod::Error (format) on a singular bind matrix, a parent
