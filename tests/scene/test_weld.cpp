@@ -1,0 +1,127 @@
+// scene::weld against a brute-force reference of its contract (weld.hpp), on meshes built
+// the way FBX imports look: bitwise duplicate corners, near duplicates (float noise around the
+// tolerance), and corners that differ only in their weights.
+#include "libmod/scene/weights.hpp"
+#include "libmod/scene/weld.hpp"
+
+#include "test_support.hpp"
+
+#include <bit>
+#include <cmath>
+
+using namespace mod::scene;
+
+namespace {
+
+// The rule of weld.hpp, vertex against vertex: exact bits for positions, tangent signs,
+// colours and weights; the other components rounded to the tolerance grid (half away from
+// zero), non-finite ones by bits.
+bool same_under(const Mesh& m, std::size_t a, std::size_t b, float tolerance) {
+    auto bits = [](float f) { return std::bit_cast<std::uint32_t>(f); };
+    auto grid = [&](float x, float y) {
+        if (tolerance == 0 || !std::isfinite(x) || !std::isfinite(y)) return bits(x) == bits(y);
+        return std::llround(double(x) / double(tolerance)) == std::llround(double(y) / double(tolerance));
+    };
+    for (int i = 0; i < 3; ++i)
+        if (bits(m.positions[a][i]) != bits(m.positions[b][i]) || !grid(m.normals[a][i], m.normals[b][i]) ||
+            !grid(m.tangents[a][i], m.tangents[b][i]))
+            return false;
+    if (bits(m.tangents[a][3]) != bits(m.tangents[b][3])) return false;
+    for (int i = 0; i < 2; ++i)
+        if (!grid(m.uv0[a][i], m.uv0[b][i]) || !grid(m.uv1[a][i], m.uv1[b][i])) return false;
+    if (!m.skin.empty()) return m.skin[a] == m.skin[b];
+    auto x = m.influences[a], y = m.influences[b];
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [&](const Influence& p, const Influence& q) {
+        return p.bone == q.bone && bits(p.weight) == bits(q.weight);
+    });
+}
+
+// remap[v] = the new index of the first vertex v matches (new indices in first-occurrence order).
+std::vector<std::uint32_t> reference_remap(const Mesh& m, float tolerance) {
+    std::vector<std::uint32_t> remap(m.vertex_count());
+    std::vector<std::size_t> firsts;
+    for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+        std::size_t k = 0;
+        while (k < firsts.size() && !same_under(m, firsts[k], v, tolerance)) ++k;
+        if (k == firsts.size()) firsts.push_back(v);
+        remap[v] = static_cast<std::uint32_t>(k);
+    }
+    return remap;
+}
+
+// `corners` vertices drawn from `bases` distinct ones: bitwise copies, copies with noise in the
+// normal / UV, and copies with another influence list.
+Mesh fbx_like_mesh(std::uint32_t seed, std::size_t bases, std::size_t corners) {
+    modtest::Rng rng(seed);
+    auto unit = [&] { return float(rng.below(2001)) / 1000.0f - 1.0f; };
+    Mesh base;
+    for (std::size_t i = 0; i < bases; ++i) {
+        base.positions.push_back({unit(), unit(), float(rng.below(4))});
+        base.normals.push_back({unit(), unit(), unit()});
+        base.tangents.push_back({unit(), unit(), unit(), rng.below(2) ? 1.0f : -1.0f});
+        base.uv0.push_back({unit(), unit()});
+        base.uv1.push_back(rng.below(4) ? base.uv0.back() : Vec2{unit(), unit()});
+        base.influences.push_back({{rng.below(3), 0.5f}, {3, 0.5f}});
+    }
+    Mesh m;
+    for (std::size_t c = 0; c < corners; ++c) {
+        std::size_t b = rng.below(static_cast<std::uint32_t>(bases));
+        m.positions.push_back(base.positions[b]);
+        m.normals.push_back(base.normals[b]);
+        m.tangents.push_back(base.tangents[b]);
+        m.uv0.push_back(base.uv0[b]);
+        m.uv1.push_back(base.uv1[b]);
+        std::vector<Influence> list(base.influences[b].begin(), base.influences[b].end());
+        switch (rng.below(6)) {
+            case 0: m.normals.back()[rng.below(3)] += 3e-6f * (float(rng.below(3)) - 1.0f); break;
+            case 1: m.uv0.back()[rng.below(2)] = std::nextafter(m.uv0.back()[0], 2.0f); break;
+            case 2: list[0].weight = 0.25f; break;
+            default: break;  // a bitwise copy
+        }
+        m.influences.push_back(list);
+    }
+    for (std::size_t c = 0; c + 2 < corners; c += 3)
+        m.triangles.push_back({std::uint32_t(c), std::uint32_t(c + 1), std::uint32_t(c + 2)});
+    return m;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(scene_weld)
+
+BOOST_AUTO_TEST_CASE(matches_the_brute_force_rule_with_raw_and_processed_weights) {
+    for (std::uint32_t seed = 1; seed <= 6; ++seed)
+        for (float tolerance : {0.0f, 1e-5f, 1e-3f}) {
+            Mesh m = fbx_like_mesh(seed, 40, 400);
+            for (bool processed : {false, true}) {
+                if (processed) process_weights(m);
+                const auto expected = reference_remap(m, tolerance);
+                const auto got = weld(m, {tolerance});
+                BOOST_TEST_REQUIRE(got.remap == expected);
+                // The kept vertex of each new index is its first occurrence, bits unchanged.
+                std::vector<bool> seen(got.mesh.vertex_count(), false);
+                for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+                    if (seen[got.remap[v]]) continue;
+                    seen[got.remap[v]] = true;
+                    BOOST_TEST_REQUIRE(std::memcmp(&got.mesh.normals[got.remap[v]], &m.normals[v], sizeof(Vec3)) == 0);
+                    BOOST_TEST_REQUIRE((got.mesh.influences[got.remap[v]].size() == m.influences[v].size()));
+                }
+                for (std::size_t t = 0; t < m.triangles.size(); ++t)
+                    for (int c = 0; c < 3; ++c)
+                        BOOST_TEST_REQUIRE(got.mesh.triangles[t][c] == got.remap[m.triangles[t][c]]);
+            }
+        }
+}
+
+BOOST_AUTO_TEST_CASE(bitwise_duplicates_with_other_raw_lists_stay_apart) {
+    Mesh m = fbx_like_mesh(9, 1, 3);
+    m.influences = {{{0, 0.5f}, {3, 0.5f}}, {{0, 0.5f}, {3, 0.5f}}, {{3, 0.5f}, {0, 0.5f}}};
+    m.normals.assign(3, m.normals[0]);
+    m.uv0.assign(3, m.uv0[0]);
+    m.uv1.assign(3, m.uv1[0]);
+    BOOST_TEST((weld(m).remap == std::vector<std::uint32_t>{0, 0, 1}));  // raw lists compare in order
+    process_weights(m);
+    BOOST_TEST((weld(m).remap == std::vector<std::uint32_t>{0, 0, 0}));  // processed: the same weights
+}
+
+BOOST_AUTO_TEST_SUITE_END()
