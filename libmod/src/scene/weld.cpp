@@ -132,47 +132,6 @@ bool same_influences(const Mesh& m, std::size_t a, std::size_t b) {
     return true;
 }
 
-// Every attribute vertex_key reads, bit for bit: equal bits give equal keys (the key is a
-// function of these bits).
-bool same_attribute_bits(const Mesh& m, std::size_t a, std::size_t b) {
-    auto same = [a, b](const auto& values) {
-        return a >= values.size() || std::memcmp(&values[a], &values[b], sizeof values[a]) == 0;
-    };
-    return same(m.positions) && same(m.normals) && same(m.tangents) && same(m.uv0) && same(m.uv1) &&
-           same(m.colours) && (a >= m.skin.size() || m.skin[a] == m.skin[b]);  // SkinWeights has padding
-}
-
-// A hash of the bits same_attribute_bits and same_influences compare (absent attributes as
-// zero words), for finding bitwise duplicates before any key is built.
-std::uint64_t attribute_bits_hash(const Mesh& m, std::size_t v) {
-    std::array<std::uint32_t, 24> w{};
-    auto put = [&](std::size_t at, const auto& values) {
-        if (v < values.size()) std::memcpy(w.data() + at, &values[v], sizeof values[v]);
-    };
-    put(0, m.positions);
-    put(3, m.normals);
-    put(6, m.tangents);
-    put(10, m.uv0);
-    put(12, m.uv1);
-    put(14, m.colours);
-    if (v < m.skin.size()) {
-        const SkinWeights& s = m.skin[v];
-        w[18] = s.count;
-        std::memcpy(w.data() + 19, s.bones.data(), sizeof s.bones);
-        std::memcpy(w.data() + 23, s.weights.data(), sizeof s.weights);
-    }
-    std::uint64_t a = 1, b = 2;
-    for (std::size_t i = 0; i < w.size(); i += 4) {
-        a = (a ^ (std::uint64_t(w[i]) << 32 | w[i + 1])) * 0x9E3779B97F4A7C15ull;
-        b = (b ^ (std::uint64_t(w[i + 2]) << 32 | w[i + 3])) * 0xC2B2AE3D27D4EB4Full;
-    }
-    if (m.skin.empty() && v < m.influences.size())
-        for (const Influence& inf : m.influences[v])
-            a = (a ^ (std::uint64_t(inf.bone) << 32 | std::bit_cast<std::uint32_t>(inf.weight))) * 0x9E3779B97F4A7C15ull;
-    std::uint64_t h = (a ^ (b >> 23)) * 0xBF58476D1CE4E5B9ull;
-    return h ^ (h >> 31);
-}
-
 // Per-vertex arrays must be empty or have one entry per vertex (what keep() relies on).
 void check_sizes(const Mesh& m) {
     auto check = [&](std::size_t size, const char* what) {
@@ -206,7 +165,7 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
     result.remap.resize(n);
     // Open addressing over the first occurrences (slot = new vertex + 1, 0 = empty), with
     // their hashes by new vertex. Keys are not kept: a candidate's key is rebuilt when its
-    // hash matches (once per vertex merged by the tolerance alone). Keeping them (144 bytes a vertex) costs
+    // hash matches (about once per merged vertex). Keeping them (144 bytes a vertex) costs
     // more, in fresh memory pages, than rebuilding the matched ones.
     std::size_t capacity = 16;
     while (capacity < 2 * n) capacity *= 2;
@@ -215,33 +174,7 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
     std::vector<std::uint32_t> first_of;  // new vertex -> its first old vertex
     hashes.reserve(n);
     first_of.reserve(n);
-    // Bitwise duplicates first: a vertex with the same attribute bits (and raw influence list)
-    // as an earlier one has its key, so it takes that vertex's new index without a key being
-    // built. FBX stores one vertex per triangle corner: the corners of a control point with one
-    // normal and UV are such duplicates. Open addressing over old vertices (slot = vertex + 1).
-    std::vector<std::uint32_t> bits_table(capacity, 0);
-    std::vector<std::uint64_t> bits_hashes(n);
-    const bool raw_lists = mesh.skin.empty() && !mesh.influences.empty();
     for (std::size_t v = 0; v < n; ++v) {
-        const std::uint64_t bits_hash = bits_hashes[v] = attribute_bits_hash(mesh, v);
-        std::size_t duplicate_of = n;
-        for (std::size_t at = bits_hash & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
-            const std::uint32_t slot = bits_table[at];
-            if (slot == 0) {
-                bits_table[at] = static_cast<std::uint32_t>(v + 1);
-                break;
-            }
-            const std::size_t u = slot - 1;
-            if (bits_hashes[u] == bits_hash && same_attribute_bits(mesh, u, v) &&
-                (!raw_lists || same_influences(mesh, u, v))) {
-                duplicate_of = u;
-                break;
-            }
-        }
-        if (duplicate_of != n) {
-            result.remap[v] = result.remap[duplicate_of];
-            continue;
-        }
         const Key key = vertex_key<Grid>(mesh, v, tolerance);
         const std::uint64_t h = hash_key(key);
         for (std::size_t at = h & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
@@ -255,10 +188,9 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
             }
             std::size_t id = slot - 1;
             if (hashes[id] != h) continue;
-            // (never a bitwise duplicate here: those were found above)
             const Key candidate = vertex_key<Grid>(mesh, first_of[id], tolerance);
-            if (std::memcmp(&candidate, &key, sizeof key) != 0) continue;
-            if (!(key.present & Present::influences) || same_influences(mesh, first_of[id], v)) {
+            if (std::memcmp(&candidate, &key, sizeof key) == 0 &&
+                (!(key.present & Present::influences) || same_influences(mesh, first_of[id], v))) {
                 result.remap[v] = static_cast<std::uint32_t>(id);
                 break;
             }
