@@ -150,58 +150,84 @@ DataOrder data_order(const Pak& pak) {
 }
 
 // The one repack layout (repack_pak's contract), for entries of new size `new_size[i]`
-// (nullopt: the original data). `put(i, out)` appends the new data of a replaced entry; every
-// other byte comes from the original file. The output is allocated once.
-template <class Put>
-Bytes lay_out_pak(const Pak& pak, const std::vector<std::size_t>& order,
-                  std::span<const std::optional<std::size_t>> new_size, Put&& put) {
-    auto replaced = [&](std::size_t i) { return i < new_size.size() && new_size[i].has_value(); };
-    std::uint32_t align = pak_data_alignment(pak);
-    std::size_t names_end = pak.name_table_offset() + pak.name_table_size;
-    std::size_t first_data = order.empty() ? pak.raw.size() : pak.entries[order.front()].data_offset;
-    first_data = std::max(first_data, names_end);
-    // At most the original file, plus the replaced entries, plus one alignment pad each:
-    // reserved once (reserved pages that are never written cost nothing).
-    std::uint64_t bound = pak.raw.size() + std::uint64_t(align) * order.size();
-    for (std::size_t i = 0; i < new_size.size(); ++i)
-        if (new_size[i]) bound += *new_size[i];
-    Bytes out;
-    out.reserve(static_cast<std::size_t>(bound));
-    out.assign(pak.raw.begin(), pak.raw.begin() + static_cast<std::ptrdiff_t>(first_data));
-    std::vector<std::uint32_t> new_offset(pak.entries.size()), sizes(pak.entries.size());
+// (nullopt: the original data), planned before anything is written so that the output is
+// allocated once at its final size.
+struct RepackPlan {
+    struct Step {
+        std::size_t entry;
+        std::uint64_t offset, size;    // new data range
+        std::uint64_t gap_begin, gap_end;  // original bytes copied after it (when it kept its place)
+        std::uint64_t padding;         // else zero bytes after it
+    };
+    std::size_t head_bytes = 0;  // original bytes before the first data
+    std::vector<Step> steps;     // in data order
+    std::uint64_t total = 0;
+};
+
+RepackPlan plan_repack(const Pak& pak, const std::vector<std::size_t>& order,
+                       std::span<const std::optional<std::size_t>> new_size) {
+    const std::uint32_t align = pak_data_alignment(pak);
+    const std::size_t names_end = pak.name_table_offset() + pak.name_table_size;
+    RepackPlan plan;
+    plan.head_bytes = std::max<std::size_t>(order.empty() ? pak.raw.size() : pak.entries[order.front()].data_offset,
+                                            names_end);
+    std::uint64_t at = plan.head_bytes;
+    plan.steps.reserve(order.size());
     for (std::size_t k = 0; k < order.size(); ++k) {
-        std::size_t i = order[k];
+        const std::size_t i = order[k];
         const auto& e = pak.entries[i];
-        if (out.size() > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "the repacked PAK exceeds 4 GiB", pak.file);
-        new_offset[i] = static_cast<std::uint32_t>(out.size());
-        std::size_t size = e.size;
-        if (replaced(i)) {
-            size = *new_size[i];
-            std::size_t before = out.size();
-            put(i, out);
-            if (out.size() - before != size) wrong_size(pak, i, out.size() - before, size);
-        } else {
-            ByteView bytes = pak.data(i);
-            out.insert(out.end(), bytes.begin(), bytes.end());
-        }
-        if (size > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "entry " + std::to_string(i) + " exceeds 4 GiB", pak.file);
-        sizes[i] = static_cast<std::uint32_t>(size);
+        if (at > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "the repacked PAK exceeds 4 GiB", pak.file);
+        RepackPlan::Step step{i, at, e.size, 0, 0, 0};
+        if (i < new_size.size() && new_size[i]) step.size = *new_size[i];
+        if (step.size > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "entry " + std::to_string(i) + " exceeds 4 GiB", pak.file);
+        at += step.size;
         // The gap after this entry in the original file (to the next data or the end).
-        std::size_t end = std::size_t(e.data_offset) + e.size;
-        std::size_t next = k + 1 < order.size() ? std::max<std::size_t>(pak.entries[order[k + 1]].data_offset, end)
-                                                : pak.raw.size();
-        if (size == e.size && (out.size() - size) % align == e.data_offset % align) {
-            out.insert(out.end(), pak.raw.begin() + static_cast<std::ptrdiff_t>(end),
-                       pak.raw.begin() + static_cast<std::ptrdiff_t>(next));
+        std::uint64_t end = std::uint64_t(e.data_offset) + e.size;
+        std::uint64_t next = k + 1 < order.size() ? std::max<std::uint64_t>(pak.entries[order[k + 1]].data_offset, end)
+                                                  : pak.raw.size();
+        if (step.size == e.size && step.offset % align == e.data_offset % align) {
+            step.gap_begin = end;
+            step.gap_end = next;
+            at += next - end;
         } else {
             // Moved or resized: the gap's bytes no longer line up, so pad to the alignment.
-            out.resize(static_cast<std::size_t>(align_up(out.size(), align)), 0);
+            step.padding = align_up(at, align) - at;
+            at += step.padding;
         }
+        plan.steps.push_back(step);
     }
-    for (std::size_t i = 0; i < pak.entries.size(); ++i) {
-        std::size_t at = pak_header_bytes + i * pak_entry_bytes;
-        endian::store_be32(out.data() + at + 16, new_offset[i]);
-        endian::store_be32(out.data() + at + 20, sizes[i]);
+    plan.total = at;
+    return plan;
+}
+
+// Writes the planned PAK: `put(i, out)` appends the new data of a replaced entry; every other
+// byte comes from the original file.
+template <class Put>
+Bytes lay_out_pak(const Pak& pak, const RepackPlan& plan, std::span<const std::optional<std::size_t>> new_size,
+                  Put&& put) {
+    Bytes out;
+    out.reserve(static_cast<std::size_t>(plan.total));
+    out.assign(pak.raw.begin(), pak.raw.begin() + static_cast<std::ptrdiff_t>(plan.head_bytes));
+    auto raw = [&](std::uint64_t from, std::uint64_t to) {
+        out.insert(out.end(), pak.raw.begin() + static_cast<std::ptrdiff_t>(from),
+                   pak.raw.begin() + static_cast<std::ptrdiff_t>(to));
+    };
+    for (const auto& step : plan.steps) {
+        const auto& e = pak.entries[step.entry];
+        if (step.entry < new_size.size() && new_size[step.entry]) {
+            std::size_t before = out.size();
+            put(step.entry, out);
+            if (out.size() - before != step.size) wrong_size(pak, step.entry, out.size() - before, step.size);
+        } else {
+            raw(e.data_offset, std::uint64_t(e.data_offset) + e.size);
+        }
+        raw(step.gap_begin, step.gap_end);
+        out.resize(out.size() + static_cast<std::size_t>(step.padding), 0);
+    }
+    for (const auto& step : plan.steps) {
+        std::uint8_t* at = out.data() + pak_header_bytes + step.entry * pak_entry_bytes;
+        endian::store_be32(at + 16, static_cast<std::uint32_t>(step.offset));
+        endian::store_be32(at + 20, static_cast<std::uint32_t>(step.size));
     }
     return out;
 }
@@ -222,7 +248,7 @@ Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replaceme
     if (!changed) return pak.raw;
     auto d = data_order(pak);
     if (d.overlap) refuse_overlap(pak, d);
-    return lay_out_pak(pak, d.order, new_size, [&](std::size_t i, Bytes& out) {
+    return lay_out_pak(pak, plan_repack(pak, d.order, new_size), new_size, [&](std::size_t i, Bytes& out) {
         out.insert(out.end(), replacements[i]->begin(), replacements[i]->end());
     });
 }
@@ -245,7 +271,7 @@ Bytes repack_pak_in_place(const Pak& pak, std::span<const std::optional<std::siz
         }
         return repack_pak(pak, replacements);
     }
-    Bytes out = lay_out_pak(pak, d.order, sizes, write);
+    Bytes out = lay_out_pak(pak, plan_repack(pak, d.order, sizes), sizes, write);
     // repack_pak gives the original file back when every new entry equals the old one; only
     // possible when no size changed.
     bool same = true;
@@ -255,7 +281,8 @@ Bytes repack_pak_in_place(const Pak& pak, std::span<const std::optional<std::siz
         same = *sizes[i] == old.size() &&
                (old.empty() || std::memcmp(old.data(), pak_entry_data(out, i, pak.file).data(), old.size()) == 0);
     }
-    return same ? pak.raw : out;
+    if (same) return pak.raw;
+    return out;
 }
 
 Bytes build_pak(std::span<const PakBuildEntry> entries, std::uint16_t unknown_a, std::uint16_t unknown_b,
