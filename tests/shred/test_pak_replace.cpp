@@ -380,3 +380,55 @@ BOOST_AUTO_TEST_CASE(layout_errors_name_the_part_that_differs) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(shred_replace_preprocess)
+
+// The replacement's preprocessor computes each distinct influence list once (FBX meshes repeat
+// them): every vertex must still get exactly the palette and weights it gets alone.
+BOOST_AUTO_TEST_CASE(repeated_influence_lists_give_the_vertex_by_vertex_palettes) {
+    using List = std::pair<std::array<Influence, 4>, std::uint8_t>;
+    std::vector<List> pool;
+    auto base = shredtest::random_mesh(30, 120, 21);
+    for (const auto& v : base.vertices) pool.push_back({v.influences, v.influence_count});
+    // Lists that differ only in ways the memo must not merge, or must not confuse.
+    pool.push_back({{{{3, 0.5f}, {7, 0.5f}}}, 2});
+    pool.push_back({{{{7, 0.5f}, {3, 0.5f}}}, 2});                 // the same pairs, permuted
+    pool.push_back({{{{3, 0.0f}, {7, 1.0f}}}, 2});
+    pool.push_back({{{{3, -0.0f}, {7, 1.0f}}}, 2});                // other weight bits, same value
+    pool.push_back({{{{3, 1.0f}, {3, 1.0f}, {9, 1.0f}}}, 3});      // a bone listed twice: merged
+    pool.push_back({{{{3, 1.0f}, {9, 1.0f}, {0, 0.0f}, {0, 0.0f}}}, 2});  // unused slots differ...
+    pool.push_back({{{{3, 1.0f}, {9, 1.0f}, {4, 2.0f}, {5, 3.0f}}}, 2});  // ...and are not the list
+    pool.push_back({{{{5, 1e-8f}, {6, 1.0f}}}, 2});
+    pool.push_back({{{{5, 1.0f / 3}, {6, 1.0f / 3}, {8, 1.0f / 3}}}, 3});
+    auto mesh = shredtest::random_mesh(700, 120, 22);
+    modtest::Rng rng(23);
+    for (auto& v : mesh.vertices) {
+        const auto& l = pool[rng.below(static_cast<std::uint32_t>(pool.size()))];
+        v.influences = l.first;
+        v.influence_count = l.second;
+    }
+    for (OrderingRule rule : all_ordering_rules) {
+        PreprocessOptions opt;
+        opt.rule = rule;
+        auto r = preprocess(mesh, opt);
+        BOOST_REQUIRE_EQUAL(r.order.size(), mesh.vertices.size());
+        for (std::size_t k = 0; k < r.order.size(); ++k) {
+            SkinnedMesh alone;
+            alone.vertices.push_back(mesh.vertices[r.order[k]]);
+            auto one = preprocess(alone, opt);
+            BOOST_REQUIRE(r.stream.vertices[k] == one.stream.vertices[0]);
+            const auto& header = r.stream.batches[r.stream.batch_of(static_cast<std::uint32_t>(k))].header;
+            BOOST_REQUIRE(header.bones() == one.stream.batches[0].header.bones());
+            BOOST_REQUIRE_EQUAL(header.influence_count(), one.stream.batches[0].header.influence_count());
+        }
+    }
+    // A failing list fails at its first vertex, whatever repeats it.
+    mesh.vertices[5].influences = {{{4, 0.0f}, {6, 0.0f}}};
+    mesh.vertices[5].influence_count = 2;
+    mesh.vertices[9] = mesh.vertices[5];
+    auto e = modtest::catch_error([&] { preprocess(mesh, {}); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK_EQUAL(e->path(), "mesh.vertex[5]");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,9 +3,11 @@
 #include "libmod/shred/preprocess.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <optional>
 
 namespace mod::shred {
 
@@ -168,6 +170,52 @@ void write_vertex(VertexRecord& rec, const SkinnedVertex& vx, const Palette& p) 
     std::memcpy(rec.raw.data() + vertex_field::trailing, vx.trailing.data(), 8);
 }
 
+// palette_of is a pure function of a vertex's influence list, and meshes made from FBX repeat
+// their lists (every corner of a control point carries its list, and corners welding keeps
+// apart still share it: 2,464 vertices hold 999 lists in the corpus): each distinct list is
+// computed once. Lists are equal when count, bones and weight bits are.
+class PaletteMemo {
+public:
+    explicit PaletteMemo(std::size_t n) : slots_(std::bit_ceil(std::max<std::size_t>(2 * n, 16)), empty) {}
+
+    // The first vertex seen with the same list as `v`, or none (then `v` is recorded: the
+    // caller computes its palette). Lists outside 1..4 influences are never recorded.
+    std::optional<std::uint32_t> find_or_add(const std::vector<SkinnedVertex>& vertices, std::uint32_t v) {
+        const SkinnedVertex& vx = vertices[v];
+        if (vx.influence_count < 1 || vx.influence_count > 4) return std::nullopt;
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t at = hash(vx) & mask;; at = (at + 1) & mask) {
+            if (slots_[at] == empty) {
+                slots_[at] = v;
+                return std::nullopt;
+            }
+            if (same_list(vertices[slots_[at]], vx)) return slots_[at];
+        }
+    }
+
+private:
+    static constexpr std::uint32_t empty = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> slots_;
+
+    static std::uint64_t hash(const SkinnedVertex& vx) {
+        std::uint64_t h = vx.influence_count;
+        for (std::size_t k = 0; k < vx.influence_count; ++k) {
+            h ^= (std::uint64_t(vx.influences[k].bone) << 32) | std::bit_cast<std::uint32_t>(vx.influences[k].weight);
+            h *= 0x9E3779B97F4A7C15ull;
+            h ^= h >> 29;
+        }
+        return h;
+    }
+    static bool same_list(const SkinnedVertex& a, const SkinnedVertex& b) {
+        if (a.influence_count != b.influence_count) return false;
+        for (std::size_t k = 0; k < a.influence_count; ++k)
+            if (a.influences[k].bone != b.influences[k].bone ||
+                std::bit_cast<std::uint32_t>(a.influences[k].weight) != std::bit_cast<std::uint32_t>(b.influences[k].weight))
+                return false;
+        return true;
+    }
+};
+
 }  // namespace
 
 PreprocessResult preprocess(const SkinnedMesh& mesh, const PreprocessOptions& opt) {
@@ -179,8 +227,16 @@ PreprocessResult preprocess(const SkinnedMesh& mesh, const PreprocessOptions& op
         std::uint32_t index;
     };
     std::vector<Keyed> keys(n);
+    PaletteMemo memo(n);
     for (std::size_t v = 0; v < n; ++v) {
         check_vertex_values(mesh.vertices[v], v);
+        // A list seen before succeeded there: the same palette (a failing list fails at its
+        // first vertex, as without the memo).
+        if (auto seen = memo.find_or_add(mesh.vertices, static_cast<std::uint32_t>(v))) {
+            palettes[v] = palettes[*seen];
+            keys[v] = {keys[*seen].key, static_cast<std::uint32_t>(v)};
+            continue;
+        }
         palettes[v] = palette_of(mesh.vertices[v], v, opt);
         keys[v] = {sort_key(palettes[v], opt.rule), static_cast<std::uint32_t>(v)};
     }
