@@ -167,7 +167,7 @@ public:
     void raw(const std::uint8_t* p, std::size_t n) {
         if (!diff_) {
             std::size_t avail = pos_ < have_.size() ? std::min<std::size_t>(n, have_.size() - pos_) : 0;
-            const std::uint8_t* h = have_.data() + pos_;
+            const std::uint8_t* h = avail ? have_.data() + pos_ : nullptr;
             if (avail && std::memcmp(h, p, avail) != 0)
                 diff_ = pos_ + static_cast<std::uint64_t>(std::mismatch(h, h + avail, p).first - h);
             else if (avail < n)
