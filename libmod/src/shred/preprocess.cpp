@@ -171,9 +171,10 @@ void write_vertex(VertexRecord& rec, const SkinnedVertex& vx, const Palette& p) 
 }
 
 // palette_of is a pure function of a vertex's influence list, and meshes made from FBX repeat
-// their lists (every corner of a control point carries its list, and corners welding keeps
-// apart still share it: 2,464 vertices hold 999 lists in the corpus): each distinct list is
-// computed once. Lists are equal when count, bones and weight bits are.
+// their lists (every corner of a control point carries its list, and the corners welding
+// keeps apart still share it: animation_with_skeleton's 2,464 vertices hold 286 distinct
+// processed lists): each distinct list is computed once. Lists are equal when count, bones
+// and weight bits are.
 class PaletteMemo {
 public:
     explicit PaletteMemo(std::size_t n) : slots_(std::bit_ceil(std::max<std::size_t>(2 * n, 16)), empty) {}
