@@ -36,6 +36,10 @@ bool same_under(const Mesh& m, std::size_t a, std::size_t b, float tolerance) {
     });
 }
 
+bool same_under_normals(float x, float y, float tolerance) {
+    return std::llround(double(x) / double(tolerance)) == std::llround(double(y) / double(tolerance));
+}
+
 // remap[v] = the new index of the first vertex v matches (new indices in first-occurrence order).
 std::vector<std::uint32_t> reference_remap(const Mesh& m, float tolerance) {
     std::vector<std::uint32_t> remap(m.vertex_count());
@@ -111,6 +115,34 @@ BOOST_AUTO_TEST_CASE(matches_the_brute_force_rule_with_raw_and_processed_weights
                         BOOST_TEST_REQUIRE(got.mesh.triangles[t][c] == got.remap[m.triangles[t][c]]);
             }
         }
+}
+
+BOOST_AUTO_TEST_CASE(grid_rounding_near_half_steps_is_that_of_the_exact_quotient) {
+    // Pairs of normals whose quotients by the tolerance lie within a few ulps of k + 1/2 (where
+    // a multiplication by the inverse could round the other way): each pair merges exactly when
+    // llround of the exact quotients agree.
+    std::size_t checked = 0, merged = 0;
+    for (float tolerance : {1e-5f, 0.1f, 0.25f, 3e-3f, 7.7e-4f})
+        for (int k = -300; k <= 300; k += 7)
+            for (int a = -3; a <= 3; ++a)
+                for (int b = -3; b <= 3; ++b) {
+                    const double half = (k + 0.5) * double(tolerance);
+                    float x = static_cast<float>(half), y = x;
+                    for (int i = 0; i < std::abs(a); ++i) x = std::nextafter(x, a < 0 ? -1e30f : 1e30f);
+                    for (int i = 0; i < std::abs(b); ++i) y = std::nextafter(y, b < 0 ? -1e30f : 1e30f);
+                    Mesh m;
+                    m.positions = {{0, 0, 0}, {0, 0, 0}};
+                    m.normals = {{x, 0, 0}, {y, 0, 0}};
+                    m.triangles = {{0, 1, 0}};
+                    const bool expected = same_under_normals(x, y, tolerance);
+                    const auto w = weld(m, {tolerance});
+                    BOOST_TEST_REQUIRE((w.mesh.vertex_count() == 1) == expected);
+                    ++checked;
+                    merged += expected;
+                }
+    BOOST_TEST(checked > 5000u);
+    BOOST_TEST(merged > 0u);
+    BOOST_TEST(merged < checked);  // both outcomes occur near the half steps
 }
 
 BOOST_AUTO_TEST_CASE(bitwise_duplicates_with_other_raw_lists_stay_apart) {

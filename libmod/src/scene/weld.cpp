@@ -26,28 +26,27 @@ std::int64_t round_to_grid(double x) {
 // Everything compared except the raw influence lists (compared separately: variable length).
 // Fixed size without padding, hashed and compared as plain words. Each rounded component is
 // a finite value on the tolerance grid, or (exact mode, or a NaN / infinity) the float's bits
-// with its bit set in `as_bits`, so a rounded value never equals a bit pattern.
+// with its bit set in `as_bits`, so a rounded value never equals a bit pattern. vertex_key
+// assigns every field (no zero fill first: filling 144 bytes took an eighth of the weld).
 struct Key {
-    std::array<std::uint32_t, 3> position{};  // exact bits
-    std::uint32_t present = 0;                // bit i: attribute i exists for this vertex
-    std::uint32_t as_bits = 0;                // bit c: rounded[c] holds float bits
-    std::uint32_t tangent_sign = 0;           // exact bits
-    std::array<std::int64_t, 10> rounded{};   // normal xyz, tangent xyz, uv0 uv, uv1 uv
-    std::array<std::uint32_t, 4> colour{};    // exact bits
-    std::uint32_t skin_count = 0;
-    std::array<std::uint32_t, 4> skin_bones{};
-    std::array<std::uint8_t, 4> skin_weights{};
-
-    friend bool operator==(const Key&, const Key&) = default;
+    std::array<std::uint32_t, 3> position;  // exact bits
+    std::uint32_t present;                  // bit i: attribute i exists for this vertex
+    std::uint32_t as_bits;                  // bit c: rounded[c] holds float bits
+    std::uint32_t tangent_sign;             // exact bits
+    std::array<std::int64_t, 10> rounded;   // normal xyz, tangent xyz, uv0 uv, uv1 uv
+    std::array<std::uint32_t, 4> colour;    // exact bits
+    std::uint32_t skin_count;
+    std::array<std::uint32_t, 4> skin_bones;
+    std::array<std::uint8_t, 4> skin_weights;
 };
 static_assert(sizeof(Key) % 8 == 0 && std::has_unique_object_representations_v<Key>);
 
 enum Present : std::uint32_t { normal = 1, tangent = 2, uv0 = 4, uv1 = 8, colour = 16, skin = 32, influences = 64 };
 
-// `Grid` is tolerance > 0, decided once per weld rather than per component.
-template <bool Grid>
+// `Rounded` is tolerance > 0, decided once per weld rather than per component.
+template <bool Rounded>
 void round_into(Key& k, std::size_t c, float f, double tolerance) {
-    if (!Grid || !std::isfinite(f)) {
+    if (!Rounded || !std::isfinite(f)) {
         k.rounded[c] = std::bit_cast<std::int32_t>(f);
         k.as_bits |= 1u << c;
     } else {
@@ -76,22 +75,26 @@ std::uint64_t hash_key(const Key& k) {
     return h ^ (h >> 31);
 }
 
-template <bool Grid>
+template <bool Rounded>
 Key vertex_key(const Mesh& m, std::size_t v, double tolerance) {
     Key k;
     for (int i = 0; i < 3; ++i) k.position[i] = std::bit_cast<std::uint32_t>(m.positions[v][i]);
+    k.present = 0;
+    k.as_bits = 0;
+    k.tangent_sign = 0;
+    k.rounded.fill(0);
     if (v < m.normals.size()) {
         k.present |= Present::normal;
-        for (int i = 0; i < 3; ++i) round_into<Grid>(k, i, m.normals[v][i], tolerance);
+        for (int i = 0; i < 3; ++i) round_into<Rounded>(k, i, m.normals[v][i], tolerance);
     }
     if (v < m.tangents.size()) {
         k.present |= Present::tangent;
-        for (int i = 0; i < 3; ++i) round_into<Grid>(k, 3 + i, m.tangents[v][i], tolerance);
+        for (int i = 0; i < 3; ++i) round_into<Rounded>(k, 3 + i, m.tangents[v][i], tolerance);
         k.tangent_sign = std::bit_cast<std::uint32_t>(m.tangents[v][3]);
     }
     if (v < m.uv0.size()) {
         k.present |= Present::uv0;
-        for (int i = 0; i < 2; ++i) round_into<Grid>(k, 6 + i, m.uv0[v][i], tolerance);
+        for (int i = 0; i < 2; ++i) round_into<Rounded>(k, 6 + i, m.uv0[v][i], tolerance);
     }
     if (v < m.uv1.size()) {
         k.present |= Present::uv1;
@@ -102,13 +105,17 @@ Key vertex_key(const Mesh& m, std::size_t v, double tolerance) {
             k.rounded[9] = k.rounded[7];
             k.as_bits |= (k.as_bits >> 6 & 3u) << 8;
         } else {
-            for (int i = 0; i < 2; ++i) round_into<Grid>(k, 8 + i, m.uv1[v][i], tolerance);
+            for (int i = 0; i < 2; ++i) round_into<Rounded>(k, 8 + i, m.uv1[v][i], tolerance);
         }
     }
+    k.colour = {};
     if (v < m.colours.size()) {
         k.present |= Present::colour;
         for (int i = 0; i < 4; ++i) k.colour[i] = std::bit_cast<std::uint32_t>(m.colours[v][i]);
     }
+    k.skin_count = 0;
+    k.skin_bones = {};
+    k.skin_weights = {};
     if (!m.skin.empty()) {
         k.present |= Present::skin;
         k.skin_count = m.skin[v].count;
@@ -158,7 +165,7 @@ void keep(std::vector<T>& values, const std::vector<std::uint32_t>& first_of) {
 }
 
 // The weld proper (weld() checks the options and sizes first).
-template <bool Grid>
+template <bool Rounded>
 WeldResult weld_checked(Mesh mesh, double tolerance) {
     std::size_t n = mesh.vertex_count();
     WeldResult result;
@@ -175,7 +182,7 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
     hashes.reserve(n);
     first_of.reserve(n);
     for (std::size_t v = 0; v < n; ++v) {
-        const Key key = vertex_key<Grid>(mesh, v, tolerance);
+        const Key key = vertex_key<Rounded>(mesh, v, tolerance);
         const std::uint64_t h = hash_key(key);
         for (std::size_t at = h & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
             std::uint32_t slot = table[at];
@@ -188,7 +195,7 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
             }
             std::size_t id = slot - 1;
             if (hashes[id] != h) continue;
-            const Key candidate = vertex_key<Grid>(mesh, first_of[id], tolerance);
+            const Key candidate = vertex_key<Rounded>(mesh, first_of[id], tolerance);
             if (std::memcmp(&candidate, &key, sizeof key) == 0 &&
                 (!(key.present & Present::influences) || same_influences(mesh, first_of[id], v))) {
                 result.remap[v] = static_cast<std::uint32_t>(id);
