@@ -2,6 +2,7 @@
 #include "fixtures.hpp"
 #include "test_support.hpp"
 
+#include "libmod/core/file.hpp"
 #include "libmod/scene/export.hpp"
 #include "libmod/scene/import.hpp"
 #include "libmod/scene/weights.hpp"
@@ -121,6 +122,21 @@ BOOST_AUTO_TEST_CASE(fbx_round_trip_gives_the_same_welded_vertices) {
             BOOST_TEST_REQUIRE(s.skeleton.bones[x.skin[v].bones[k]].name == back.skeleton.bones[y.skin[v].bones[k]].name);
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(fbx_output_does_not_depend_on_the_clock) {
+    // Assimp stamps the current time into the header; ours carries a fixed date instead.
+    modtest::TempDir dir;
+    Scene s = processed_fixture(dir);
+    export_file(s, dir / "a.fbx");
+    export_file(s, dir / "b.fbx");
+    const mod::Bytes a = mod::read_file(dir / "a.fbx");
+    BOOST_TEST((a == mod::read_file(dir / "b.fbx")));
+    const std::string text(a.begin(), a.end());
+    const std::string stamp = "CreationTimeStamp:  {\n\t\tVersion: 1000\n\t\tYear: 2000\n\t\tMonth: 1\n\t\tDay: 1\n"
+                              "\t\tHour: 0\n\t\tMinute: 0\n\t\tSecond: 0\n\t\tMillisecond: 0\n\t}\n";
+    BOOST_TEST(text.find(stamp) != std::string::npos);
+    BOOST_TEST(text.find("Year:") == text.rfind("Year:"));  // the only date in the file
 }
 
 BOOST_AUTO_TEST_CASE(export_refuses_bad_requests) {

@@ -12,10 +12,12 @@
 #include <assimp/material.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <string_view>
 #include <thread>
 
 namespace mod::scene {
@@ -221,6 +223,31 @@ ExportFormat export_format_for(const fs::path& path) {
     throw Error(ErrorKind::usage, "cannot export to '" + ext + "': use .glb, .gltf or .fbx", path.string());
 }
 
+namespace {
+
+// Assimp's FBX writer stamps the wall-clock time into FBXHeaderExtension.CreationTimeStamp;
+// our output must not depend on when it was made. The stamp's fields are set to the fixed date
+// below (the fields kept, in Assimp's layout); a file without the block is left as it is.
+Bytes with_fixed_creation_time(Bytes fbx) {
+    static constexpr std::string_view block = "CreationTimeStamp:  {\n";
+    static constexpr std::string_view fixed = "\t\tVersion: 1000\n\t\tYear: 2000\n\t\tMonth: 1\n\t\tDay: 1\n"
+                                              "\t\tHour: 0\n\t\tMinute: 0\n\t\tSecond: 0\n\t\tMillisecond: 0\n";
+    const std::string_view text(reinterpret_cast<const char*>(fbx.data()), std::min<std::size_t>(fbx.size(), 4096));
+    const std::size_t at = text.find(block);
+    if (at == std::string_view::npos) return fbx;
+    const std::size_t fields = at + block.size();
+    const std::size_t end = text.find('}', fields);
+    if (end == std::string_view::npos) return fbx;
+    const std::size_t line = text.rfind('\n', end);  // the closing brace's own line stays
+    if (line == std::string_view::npos || line < fields) return fbx;
+    Bytes out(fbx.begin(), fbx.begin() + static_cast<std::ptrdiff_t>(fields));
+    out.insert(out.end(), fixed.begin(), fixed.end());
+    out.insert(out.end(), fbx.begin() + static_cast<std::ptrdiff_t>(line + 1), fbx.end());
+    return out;
+}
+
+}  // namespace
+
 void export_file(const Scene& scene, const fs::path& path, std::span<const fs::path> inputs) {
     ExportFormat format = export_format_for(path);
     ensure_distinct_output(path, inputs);
@@ -264,7 +291,7 @@ void export_file(const Scene& scene, const fs::path& path, std::span<const fs::p
     if (exporter.Export(ai.get(), "fbxa", temp.string()) != AI_SUCCESS)
         throw Error(ErrorKind::format, std::string("Assimp cannot export the scene: ") + exporter.GetErrorString(),
                     path.string());
-    write_file_atomic(path, read_file(temp), inputs);
+    write_file_atomic(path, with_fixed_creation_time(read_file(temp)), inputs);
 }
 
 }  // namespace mod::scene
