@@ -121,6 +121,29 @@ BOOST_AUTO_TEST_CASE(rewrite_each_shortens_in_place_and_stays_valid_when_interru
     BOOST_TEST(same(flat, half));
 }
 
+BOOST_AUTO_TEST_CASE(own_lists_can_be_appended_and_pushed_again) {
+    modtest::Rng rng(13);
+    Plain plain = random_lists(rng, 20);
+    InfluenceLists flat = flat_of(plain);
+    flat.append(flat);
+    Plain twice = plain;
+    twice.insert(twice.end(), plain.begin(), plain.end());
+    BOOST_TEST_REQUIRE(same(flat, twice));
+    for (std::size_t v : {0u, 7u, 39u}) {
+        flat.push_back(flat[v]);  // may reallocate the entries the span points into
+        twice.push_back(twice[v]);
+        BOOST_TEST_REQUIRE(same(flat, twice));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_rewrite_keeping_more_than_the_list_is_refused) {
+    InfluenceLists flat{{{0, 1}}, {{1, 1}, {2, 1}}, {{3, 1}}};
+    auto e = modtest::catch_error([&] { flat.rewrite_each([](std::span<Influence> list) { return list.size() + 1; }); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST((e->kind() == mod::ErrorKind::usage));
+    BOOST_TEST(same(flat, Plain{{{0, 1}}, {{1, 1}, {2, 1}}, {{3, 1}}}));  // refused at the first list
+}
+
 BOOST_AUTO_TEST_CASE(keep_only_gathers_increasing_vertices) {
     modtest::Rng rng(3);
     Plain plain = random_lists(rng, 50);
@@ -137,6 +160,12 @@ BOOST_AUTO_TEST_CASE(keep_only_gathers_increasing_vertices) {
     InfluenceLists none;
     none.keep_only(which);  // no lists at all: nothing to gather
     BOOST_TEST(none.empty());
+    // No lists, in the other form a producer can leave (one boundary, zero lists).
+    InfluenceLists zero = InfluenceLists::with_sizes({});
+    BOOST_TEST(zero.empty());
+    zero.keep_only(which);
+    BOOST_TEST(zero.empty());
+    BOOST_TEST(zero.entries().empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,6 +2,7 @@
 #include "libmod/scene/influence_lists.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace mod::scene {
 
@@ -12,24 +13,40 @@ InfluenceLists::InfluenceLists(std::initializer_list<std::vector<Influence>> lis
     for (const auto& list : lists) push_back(list);
 }
 
+// Each change reserves first and then only writes into reserved room, so that running out of
+// memory leaves the lists as they were.
+
 void InfluenceLists::push_back(std::span<const Influence> list) {
-    if (offsets_.empty()) offsets_.push_back(0);
+    const std::less<const Influence*> before;
+    if (!list.empty() && !before(list.data(), entries_.data()) && before(list.data(), entries_.data() + entries_.size())) {
+        const std::vector<Influence> copy(list.begin(), list.end());  // one of our own lists
+        push_back(copy);
+        return;
+    }
+    offsets_.reserve(offsets_.size() + (offsets_.empty() ? 2 : 1));
     entries_.insert(entries_.end(), list.begin(), list.end());
+    if (offsets_.empty()) offsets_.push_back(0);
     offsets_.push_back(entries_.size());
 }
 
 void InfluenceLists::append(const InfluenceLists& other) {
+    if (&other == this) {
+        const InfluenceLists copy = other;
+        append(copy);
+        return;
+    }
     if (other.empty()) return;
-    if (offsets_.empty()) offsets_.push_back(0);
+    offsets_.reserve(offsets_.size() + other.size() + (offsets_.empty() ? 1 : 0));
     const std::size_t base = entries_.size();
     entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
-    offsets_.reserve(offsets_.size() + other.size());
+    if (offsets_.empty()) offsets_.push_back(0);
     for (std::size_t v = 1; v < other.offsets_.size(); ++v) offsets_.push_back(base + other.offsets_[v]);
 }
 
 void InfluenceLists::set(std::size_t v, std::span<const Influence> list) {
     const std::size_t begin = offsets_[v], end = offsets_[v + 1];
     const std::vector<Influence> copy(list.begin(), list.end());  // `list` may point into entries_
+    entries_.reserve(entries_.size() - (end - begin) + copy.size());
     entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(begin), entries_.begin() + static_cast<std::ptrdiff_t>(end));
     entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(begin), copy.begin(), copy.end());
     for (std::size_t i = v + 1; i < offsets_.size(); ++i) offsets_[i] = offsets_[i] - (end - begin) + copy.size();
@@ -46,7 +63,7 @@ InfluenceLists InfluenceLists::with_sizes(std::span<const std::uint32_t> counts)
 }
 
 void InfluenceLists::keep_only(std::span<const std::uint32_t> which) {
-    if (offsets_.empty()) return;  // no lists at all (a mesh without influences)
+    if (empty()) return;  // no lists at all (a mesh without influences)
     // `which` is increasing, so every kept list moves down (or stays): gathered in place.
     std::size_t written = 0;
     for (std::size_t i = 0; i < which.size(); ++i) {

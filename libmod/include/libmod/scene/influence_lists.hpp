@@ -7,6 +7,8 @@
 // List v is entries()[offsets()[v] .. offsets()[v + 1]). A list may be empty. Lists are
 // appended in vertex order; a list in the middle can be rewritten in place (its entries
 // changed, or shortened through rewrite_each) or replaced (set, which moves later entries).
+#include "libmod/core/error.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -44,7 +46,7 @@ public:
     // Appends the list of the next vertex.
     void push_back(std::span<const Influence> list);
     void push_back(std::initializer_list<Influence> list) { push_back(std::span<const Influence>(list.begin(), list.size())); }
-    // Appends every list of `other`, in order.
+    // Appends every list of `other` (which may be this object), in order.
     void append(const InfluenceLists& other);
     // Replaces list v (later entries move: linear in the total entry count; for edits, not loops).
     void set(std::size_t v, std::span<const Influence> list);
@@ -55,9 +57,10 @@ public:
     static InfluenceLists with_sizes(std::span<const std::uint32_t> counts);
 
     // Calls keep = shorten(list) for every list in vertex order, with the list's entries
-    // editable; the list then keeps its first `keep` entries (keep <= list size). One pass,
-    // entries compacted in place. When `shorten` throws, the lists before the throwing one
-    // are rewritten, it and the later ones are as they were, and the object stays valid.
+    // editable; the list then keeps its first `keep` entries (a `keep` above the list's size is
+    // a usage error). One pass, entries compacted in place. When `shorten` throws, the lists
+    // before the throwing one are rewritten, it keeps its length (its entries as the callback
+    // left them), the later ones are as they were, and the object stays valid.
     template <class Shorten>
     void rewrite_each(Shorten shorten) {
         std::size_t written = 0, v = 0;
@@ -66,6 +69,7 @@ public:
                 const std::size_t begin = offsets_[v], end = offsets_[v + 1];
                 std::span<Influence> list(entries_.data() + begin, end - begin);
                 const std::size_t keep = shorten(list);
+                if (keep > list.size()) throw Error(ErrorKind::usage, "influence list rewrite keeps more entries than it has");
                 offsets_[v] = written;
                 if (begin != written)
                     for (std::size_t i = 0; i < keep; ++i) entries_[written + i] = list[i];
@@ -80,7 +84,7 @@ public:
     }
 
     // Keeps only the lists of the vertices in `which` (increasing, each below size()), in that
-    // order: the weld's gather of first occurrences.
+    // order: the weld's gather of first occurrences. Does nothing when there are no lists.
     void keep_only(std::span<const std::uint32_t> which);
 
     void clear() noexcept {
