@@ -82,7 +82,29 @@ struct Layout {
     std::uint64_t meta_size = 0, mmp_size = 0;
 };
 
-std::uint64_t slice_bytes(std::size_t triangles) { return align_up(std::uint64_t(6) * triangles, q1::alignment); }
+// How messages name the files of the quartet `name`.
+struct FileNames {
+    std::string meta, mmp, mgp, scp;
+    explicit FileNames(const std::string& name)
+        : meta(name.empty() ? "meta" : name + " (metadata)"), mmp(name.empty() ? "mmp" : name + " (MMP)"),
+          mgp(name.empty() ? "mgp" : name + " (MGP)"), scp(name.empty() ? "scp" : name + " (SCP)") {}
+};
+
+// The MMP slice rule, in one place for the reader, the planner and the self-check: a slice of
+// `index_count` u16 indices starting at `start` is followed by zero padding to the next
+// 16-byte boundary OF THE MMP (not a padding of the slice's length: the two differ when the
+// prefix is not a multiple of 16). Returns where the next slice (or the suffix) starts.
+std::uint64_t slice_end(std::uint64_t start, std::uint64_t index_count) {
+    return align_up(start + 2 * index_count, q1::alignment);
+}
+
+// Where mesh `i`'s slice starts (i == count: where the suffix starts) in the layout of `m`:
+// after the prefix and the slices of meshes 0..i-1. Looks at nothing of mesh i or later.
+std::uint64_t slice_start(const QuartetModel& m, std::size_t i) {
+    std::uint64_t at = m.mmp_prefix.size();
+    for (std::size_t k = 0; k < i; ++k) at = slice_end(at, 3 * std::uint64_t(m.meshes[k].triangles.size()));
+    return at;
+}
 
 // The head words the layout writes (everything else in a record is the model's raw bytes), in
 // file order: the emitters below copy the raw runs between them.
@@ -112,7 +134,7 @@ Layout plan_layout(const QuartetModel& m) {
         l.record_at[i] = meta;
         l.slice_at[i] = mmp;
         meta = align_up(meta + qm.head.size() + qm.stream.stream_size() + qm.footer.size(), q1::alignment);
-        mmp += slice_bytes(qm.triangles.size());
+        mmp = slice_end(mmp, 3 * std::uint64_t(qm.triangles.size()));
     }
     l.meta_size = meta;
     l.mmp_size = mmp + m.mmp_suffix.size();
@@ -260,7 +282,7 @@ void emit_meta(const QuartetModel& m, const Layout& l, Sink& out) {
 }
 
 template <class Sink>
-void emit_mmp(const QuartetModel& m, Sink& out) {
+void emit_mmp(const QuartetModel& m, const Layout& l, Sink& out) {
     out.mark(Part::prefix, 0);
     out.raw(m.mmp_prefix.data(), m.mmp_prefix.size());
     // Indices go through a small buffer: one copy or comparison per 64 triangles.
@@ -279,7 +301,8 @@ void emit_mmp(const QuartetModel& m, Sink& out) {
                 }
             out.raw(buf, 6 * n);
         }
-        out.zeros(static_cast<std::size_t>(slice_bytes(triangles.size()) - 6 * triangles.size()));
+        const std::uint64_t end = l.slice_at[i] + 6 * std::uint64_t(triangles.size());
+        out.zeros(static_cast<std::size_t>(slice_end(l.slice_at[i], 3 * std::uint64_t(triangles.size())) - end));
     }
     out.mark(Part::suffix, 0);
     out.raw(m.mmp_suffix.data(), m.mmp_suffix.size());
@@ -294,7 +317,7 @@ QuartetFiles lay_out(const QuartetModel& m, const Layout& l, bool mgp_and_scp) {
     emit_meta(m, l, meta);
     out.mmp.reserve(static_cast<std::size_t>(l.mmp_size));
     Appender mmp(out.mmp);
-    emit_mmp(m, mmp);
+    emit_mmp(m, l, mmp);
     if (mgp_and_scp) {
         out.mgp = m.mgp;
         out.scp = encode_skeleton(m.skeleton);
@@ -310,14 +333,6 @@ struct FileViews {
 };
 
 FileViews views(const QuartetFiles& f) { return {f.meta, f.mmp, f.mgp, f.scp}; }
-
-// How messages name the files of the quartet `name`.
-struct FileNames {
-    std::string meta, mmp, mgp, scp;
-    explicit FileNames(const std::string& name)
-        : meta(name.empty() ? "meta" : name + " (metadata)"), mmp(name.empty() ? "mmp" : name + " (MMP)"),
-          mgp(name.empty() ? "mgp" : name + " (MGP)"), scp(name.empty() ? "scp" : name + " (SCP)") {}
-};
 
 struct MetaHeader {
     std::uint32_t table_offset = 0;
@@ -425,7 +440,7 @@ std::uint64_t read_record(const FileViews& files, const ByteReader& whole, std::
                          "index " + std::to_string(v) + " is not below the vertex count " + std::to_string(vc));
             qm.triangles[t][c] = v;
         }
-    return align_up(std::uint64_t(qm.mmp_offset) + 2ull * index_count, q1::alignment);
+    return slice_end(qm.mmp_offset, index_count);
 }
 
 // The files must be exactly the model's layout, or edits would rewrite what we do not know.
@@ -445,7 +460,7 @@ void require_layout(const QuartetModel& m, const Layout& l, const FileViews& fil
     emit_meta(m, l, meta);
     check(files.meta, l.meta_size, meta, names.meta, "metadata file");
     Comparer mmp(files.mmp);
-    emit_mmp(m, mmp);
+    emit_mmp(m, l, mmp);
     check(files.mmp, l.mmp_size, mmp, names.mmp, "MMP");
 }
 
@@ -615,7 +630,9 @@ namespace {
 // The replacement proper, in the model: mesh `mesh_index` preprocessed from `mesh` (the old
 // stream's envelope and terminal records as templates), its box and processed flag set; the
 // report's counts (report_sizes adds the size changes once the new layout is planned).
-void replace_in_model(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options,
+// Returns the MMP's size before the replacement (the input's, which its reading checked to be
+// the model's layout).
+std::uint64_t replace_in_model(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options,
                       ReplaceReport& rep) {
     const std::string& name = m.name;
     if (mesh_index >= m.meshes.size())
@@ -636,6 +653,7 @@ void replace_in_model(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh
         e.set_file_if_empty(name);
         throw;
     }
+    const std::uint64_t old_mmp_size = slice_start(m, m.meshes.size()) + m.mmp_suffix.size();
     rep = {};
     rep.old_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.old_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
@@ -648,16 +666,17 @@ void replace_in_model(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh
     rep.new_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.new_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
     rep.new_triangles = static_cast<std::uint32_t>(qm.triangles.size());
+    return old_mmp_size;
 }
 
 // The size changes, from what the input's reading checked: the header's file size word (the
-// model's header is the input's until the self-check), and the MMP as prefix + 16-aligned
-// slices + suffix, so only the replaced slice changes its size.
-void report_sizes(const QuartetModel& m, const Layout& l, ReplaceReport& rep) {
+// model's header is the input's until the self-check), and the MMP's size before (from
+// replace_in_model) and in the new layout. Not the change of the replaced slice's padded
+// length: every later slice's padding depends on where it now starts.
+void report_sizes(const QuartetModel& m, const Layout& l, std::uint64_t old_mmp_size, ReplaceReport& rep) {
     const std::uint64_t old_meta_size = be32(m.meta_header, q1::file_size_field);
     rep.meta_size_change = static_cast<std::int64_t>(l.meta_size) - static_cast<std::int64_t>(old_meta_size);
-    rep.mmp_size_change = static_cast<std::int64_t>(slice_bytes(rep.new_triangles)) -
-                          static_cast<std::int64_t>(slice_bytes(rep.old_triangles));
+    rep.mmp_size_change = static_cast<std::int64_t>(l.mmp_size) - static_cast<std::int64_t>(old_mmp_size);
 }
 
 }  // namespace
@@ -666,9 +685,9 @@ QuartetReplacement replace_mesh_in_model(QuartetModel m, std::size_t mesh_index,
                                          const ReplaceOptions& options, ReplaceReport* report) {
     ReplaceReport rep;
     QuartetReplacement out;
-    replace_in_model(m, mesh_index, mesh, options, rep);
+    const std::uint64_t old_mmp_size = replace_in_model(m, mesh_index, mesh, options, rep);
     const Layout l = plan_layout(m);
-    report_sizes(m, l, rep);
+    report_sizes(m, l, old_mmp_size, rep);
     out.files = lay_out(m, l, false);
     // What write_quartet gives: the MGP is the model's, and the SCP the skeleton's raw bytes
     // (encode_skeleton writes back the very bits decode_skeleton read, at the same offsets).
@@ -707,9 +726,9 @@ PakReplacement replace_mesh_in_pak(const Pak& pak, const QuartetEntries& entries
                                               std::to_string(pak.entries.size()) + ")",
                         pak.file);
     ReplaceReport rep;
-    replace_in_model(model, mesh_index, mesh, options, rep);
+    const std::uint64_t old_mmp_size = replace_in_model(model, mesh_index, mesh, options, rep);
     const Layout l = plan_layout(model);
-    report_sizes(model, l, rep);
+    report_sizes(model, l, old_mmp_size, rep);
     // The new metadata file and MMP are laid out straight into the new PAK.
     std::vector<std::optional<std::size_t>> sizes(pak.entries.size());
     sizes[entries.meta] = static_cast<std::size_t>(l.meta_size);
@@ -718,7 +737,7 @@ PakReplacement replace_mesh_in_pak(const Pak& pak, const QuartetEntries& entries
     out.pak = repack_pak_in_place(pak, sizes, [&](std::size_t entry, Bytes& bytes) {
         Appender sink(bytes);
         if (entry == entries.meta) emit_meta(model, l, sink);
-        else emit_mmp(model, sink);
+        else emit_mmp(model, l, sink);
     });
     // Self-check on the PAK itself: its four entries, found through the new PAK's own table.
     out.model = check_pak_replacement(out.pak, entries, std::move(model), mesh_index,

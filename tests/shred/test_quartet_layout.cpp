@@ -1,0 +1,146 @@
+// The shred-quartet/1 layout on files the sample forge does not make: MMP prefixes that are
+// not a multiple of 16 (slices pad to 16-byte boundaries OF THE MMP), and metadata tables whose
+// records overlap (refused before any record is decoded twice).
+#include "shred_util.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/shred/quartet.hpp"
+
+using namespace mod::shred;
+
+namespace {
+
+QuartetFiles sample_files() {
+    auto p = shredtest::sample_dir() / "char_sample.pak";
+    auto pak = read_pak(mod::read_file(p), p.string());
+    return quartet_files(pak, *find_quartet(pak, "skater01"));
+}
+
+// The MMP of `m` as the hypothesis describes it, written out here independently of the
+// library: the prefix, then each mesh's indices (big-endian u16) followed by zeros up to the
+// next offset of the file that is a multiple of 16, then the suffix. `starts` receives each
+// slice's offset.
+mod::Bytes expected_mmp(const QuartetModel& m, std::vector<std::uint32_t>& starts) {
+    mod::Bytes out = m.mmp_prefix;
+    starts.clear();
+    for (const auto& qm : m.meshes) {
+        starts.push_back(static_cast<std::uint32_t>(out.size()));
+        for (const auto& t : qm.triangles)
+            for (std::uint32_t v : t) {
+                out.push_back(static_cast<std::uint8_t>(v >> 8));
+                out.push_back(static_cast<std::uint8_t>(v));
+            }
+        while (out.size() % 16 != 0) out.push_back(0);
+    }
+    out.insert(out.end(), m.mmp_suffix.begin(), m.mmp_suffix.end());
+    return out;
+}
+
+// The sample quartet with an MMP prefix of `n` bytes (non-zero, so that it is seen to be kept).
+QuartetModel with_prefix(std::size_t n) {
+    auto m = read_quartet(sample_files(), "q");
+    m.mmp_prefix.resize(n);
+    for (std::size_t k = 0; k < n; ++k) m.mmp_prefix[k] = static_cast<std::uint8_t>(0xA0 + k);
+    return m;
+}
+
+std::uint32_t mmp_offset_word(const mod::Bytes& meta, const QuartetMesh& qm) {
+    return mod::endian::load_be32(meta.data() + qm.offset + quartet_v1::mmp_offset);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(shred_quartet_layout)
+
+BOOST_AUTO_TEST_CASE(slices_pad_to_16_byte_boundaries_of_the_mmp) {
+    for (std::size_t prefix : {4u, 20u, 16u, 0u}) {
+        BOOST_TEST_CONTEXT("prefix " << prefix) {
+            auto m = with_prefix(prefix);
+            std::vector<std::uint32_t> starts;
+            const auto mmp = expected_mmp(m, starts);
+            auto files = write_quartet(m);
+            BOOST_REQUIRE(files.mmp == mmp);
+            // The records point at those slices.
+            auto again = read_quartet(files, "q");
+            BOOST_REQUIRE_EQUAL(again.meshes.size(), starts.size());
+            for (std::size_t i = 0; i < starts.size(); ++i) {
+                BOOST_CHECK_EQUAL(again.meshes[i].mmp_offset, starts[i]);
+                BOOST_CHECK_EQUAL(mmp_offset_word(files.meta, again.meshes[i]), starts[i]);
+                BOOST_CHECK(again.meshes[i].triangles == m.meshes[i].triangles);
+            }
+            BOOST_CHECK(again.mmp_prefix == m.mmp_prefix);
+            BOOST_CHECK(again.mmp_suffix == m.mmp_suffix);
+            // Round trip, byte for byte.
+            auto twice = write_quartet(again);
+            BOOST_CHECK(twice.meta == files.meta);
+            BOOST_CHECK(twice.mmp == files.mmp);
+            // Padding measured from the slice's length instead is not this layout: refused.
+            if (prefix % 16 != 0) {
+                auto f = files;
+                f.mmp = again.mmp_prefix;
+                std::uint32_t at = static_cast<std::uint32_t>(prefix);
+                for (std::size_t i = 0; i < again.meshes.size(); ++i) {
+                    mod::endian::store_be32(f.meta.data() + again.meshes[i].offset + quartet_v1::mmp_offset, at);
+                    const auto& t = again.meshes[i].triangles;
+                    std::size_t bytes = 6 * t.size(), padded = (bytes + 15) / 16 * 16;
+                    f.mmp.insert(f.mmp.end(), files.mmp.begin() + starts[i], files.mmp.begin() + starts[i] + bytes);
+                    f.mmp.resize(f.mmp.size() + padded - bytes, 0);
+                    at += static_cast<std::uint32_t>(padded);
+                }
+                auto e = modtest::catch_error([&] { read_quartet(f, "q"); });
+                BOOST_REQUIRE(e);
+                BOOST_CHECK_EQUAL(e->path(), "meta.mesh[1].mmp_slice");
+                BOOST_CHECK_EQUAL(e->file(), "q (MMP)");
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(replacement_with_an_unaligned_mmp_prefix) {
+    for (std::size_t prefix : {4u, 20u}) {
+        auto files = write_quartet(with_prefix(prefix));
+        std::vector<PakBuildEntry> entries(4);
+        const char* names[] = {"odd.rmg", "odd.mmp", "odd.mgp", "odd.scp"};
+        const mod::Bytes* data[] = {&files.meta, &files.mmp, &files.mgp, &files.scp};
+        for (std::size_t k = 0; k < 4; ++k) {
+            entries[k].name = names[k];
+            entries[k].hash = 0x100u + static_cast<std::uint32_t>(k);
+            entries[k].data = *data[k];
+        }
+        auto pak = read_pak(build_pak(entries), "odd.pak");
+        const auto q = *find_quartet(pak, "odd");
+        // Replacements that change the replaced slice's length by amounts that are not
+        // multiples of 16 (10, 11 and 300 triangles), so every later slice's padding changes.
+        for (std::size_t mesh_index : {0u, 1u, 3u})
+            for (std::uint32_t n : {30u, 33u, 900u}) {
+                BOOST_TEST_CONTEXT("prefix " << prefix << ", mesh " << mesh_index << ", " << n << " vertices") {
+                    auto mesh = shredtest::random_mesh(n, 120, n + mesh_index);
+                    ReplaceReport rep;
+                    auto out = replace_mesh_in_pak(pak, q, read_pak_entries(pak, q), mesh_index, mesh, {}, &rep);
+                    auto written = read_pak(out.pak, "out.pak");
+                    auto back = read_pak_entries(written, q);
+                    BOOST_CHECK_EQUAL(back.meshes[mesh_index].triangles.size(), mesh.triangles.size());
+                    BOOST_CHECK(back.mmp_prefix == with_prefix(prefix).mmp_prefix);
+                    std::vector<std::uint32_t> starts;
+                    auto mmp = expected_mmp(back, starts);
+                    auto entry = written.data(q.mmp);
+                    BOOST_REQUIRE(std::equal(entry.begin(), entry.end(), mmp.begin(), mmp.end()));
+                    for (std::size_t i = 0; i < starts.size(); ++i) {
+                        BOOST_CHECK_EQUAL(back.meshes[i].mmp_offset, starts[i]);
+                        BOOST_CHECK_EQUAL(out.model.meshes[i].mmp_offset, starts[i]);
+                    }
+                    BOOST_CHECK_EQUAL(rep.mmp_size_change,
+                                      std::int64_t(written.entries[q.mmp].size) - std::int64_t(files.mmp.size()));
+                    BOOST_CHECK_EQUAL(rep.meta_size_change,
+                                      std::int64_t(written.entries[q.meta].size) - std::int64_t(files.meta.size()));
+                    // The files route lays out the same MMP and reports the same change.
+                    ReplaceReport by_files;
+                    auto f = replace_mesh(files, mesh_index, mesh, {}, "odd", &by_files);
+                    BOOST_CHECK(f.mmp == mmp);
+                    BOOST_CHECK_EQUAL(by_files.mmp_size_change, rep.mmp_size_change);
+                }
+            }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
