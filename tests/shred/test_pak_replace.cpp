@@ -304,6 +304,27 @@ BOOST_AUTO_TEST_CASE(self_check_catches_damage_in_the_written_pak) {
         BOOST_CHECK(modtest::catch_error([&] { check(mod::Bytes(out.pak.begin(), out.pak.begin() + static_cast<std::ptrdiff_t>(n))); }));
 }
 
+// The replaced mesh of the model handed to the self-check may hold anything (it is read back
+// from the written PAK): empty, or a head too short to be laid out and a slice of another size.
+BOOST_AUTO_TEST_CASE(self_check_ignores_the_replaced_mesh_of_its_model) {
+    auto pak = char_pak();
+    auto q = *find_quartet(pak, "skater01");
+    for (std::size_t r = 0; r < 4; ++r) {
+        BOOST_TEST_CONTEXT("mesh " << r) {
+            auto out = replace_mesh_in_pak(pak, q, read_pak_entries(pak, q), r, shredtest::random_mesh(200, 120, r), {});
+            auto expected = locate(out.pak, q, pak.file).model;
+            auto empty = read_pak_entries(pak, q);
+            empty.meshes[r] = {};
+            require_same_model(check_pak_replacement(out.pak, q, std::move(empty), r), expected);
+            auto odd = read_pak_entries(pak, q);
+            odd.meshes[r].head.assign(3, 0x77);
+            odd.meshes[r].triangles.resize(odd.meshes[r].triangles.size() + 5);
+            odd.meshes[r].stream = {};
+            require_same_model(check_pak_replacement(out.pak, q, std::move(odd), r), expected);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(no_damaged_byte_of_an_unchanged_record_passes) {
     auto pak = char_pak();
     auto q = *find_quartet(pak, "skater01");

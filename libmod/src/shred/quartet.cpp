@@ -368,10 +368,10 @@ MetaHeader read_header(ByteView meta, const std::string& meta_file) {
 }
 
 // Reads and checks record `i` at S = `s` (its stream with the skeleton's bone count, its
-// footer, its index slice, which must start at `slice_start` when given). Returns the end of
+// footer, its index slice, which must start at `expected_slice` when given). Returns the end of
 // its slice, 16-aligned.
 std::uint64_t read_record(const FileViews& files, const ByteReader& whole, std::uint32_t bone_count, std::size_t i,
-                          std::uint64_t s, std::optional<std::uint64_t> slice_start, const FileNames& names,
+                          std::uint64_t s, std::optional<std::uint64_t> expected_slice, const FileNames& names,
                           QuartetMesh& qm) {
     const ByteView meta = files.meta;
     const std::string& meta_file = names.meta;
@@ -426,10 +426,10 @@ std::uint64_t read_record(const FileViews& files, const ByteReader& whole, std::
         mismatch(mmp_file, qm.mmp_offset, path + ".mmp_slice",
                  "the slice of " + std::to_string(index_count) + " indices at " + hex(qm.mmp_offset) +
                      " runs past the MMP (" + std::to_string(files.mmp.size()) + " bytes)");
-    if (slice_start && qm.mmp_offset != *slice_start)
+    if (expected_slice && qm.mmp_offset != *expected_slice)
         mismatch(mmp_file, qm.mmp_offset, path + ".mmp_slice",
                  "slices are not back to back in mesh order (16-byte steps): this one starts at " + hex(qm.mmp_offset) +
-                     ", the previous one ends at " + hex(*slice_start));
+                     ", the previous one ends at " + hex(*expected_slice));
     qm.triangles.resize(index_count / 3);
     const std::uint8_t* idx = files.mmp.data() + qm.mmp_offset;
     for (std::uint32_t t = 0; t < index_count / 3; ++t)
@@ -511,8 +511,9 @@ QuartetModel check_written(const FileViews& written, QuartetModel m, std::size_t
     const FileNames names(m.name);
     require_copy(written.mgp, m.mgp, names.mgp, "mgp", "MGP");
     require_copy(written.scp, m.skeleton.raw, names.scp, "scp", "SCP");
-    // Where mesh r's record and slice must start depends only on the meshes before it.
-    const std::uint64_t slice_start = plan_layout(m).slice_at[r];
+    // Where mesh r's slice must start depends only on the prefix and the meshes before it;
+    // mesh r itself may hold anything (the contract), so nothing of it is looked at here.
+    const std::uint64_t r_slice = slice_start(m, r);
     MetaHeader header = read_header(written.meta, names.meta);
     if (header.starts.size() != m.meshes.size())
         mismatch(names.meta, q1::mesh_count_field, "meta.mesh_count",
@@ -523,7 +524,7 @@ QuartetModel check_written(const FileViews& written, QuartetModel m, std::size_t
     m.meshes[r] = {};
     ByteReader whole(written.meta, Endian::big, names.meta);
     read_record(written, whole, static_cast<std::uint32_t>(m.skeleton.bones.size()), r, header.starts[r],
-                r == 0 ? std::nullopt : std::optional(slice_start), names, m.meshes[r]);
+                r == 0 ? std::nullopt : std::optional(r_slice), names, m.meshes[r]);
     // The other meshes are the input's, read and checked when the input was read: they take
     // their new places (the words the layout writes), and the whole files must then be
     // exactly their layout, so each of their records is byte for byte the one that was read.
