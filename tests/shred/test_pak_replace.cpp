@@ -421,6 +421,16 @@ BOOST_AUTO_TEST_CASE(repeated_influence_lists_give_the_vertex_by_vertex_palettes
     pool.push_back({{{{3, 1.0f}, {9, 1.0f}, {4, 2.0f}, {5, 3.0f}}}, 2});  // ...and are not the list
     pool.push_back({{{{5, 1e-8f}, {6, 1.0f}}}, 2});
     pool.push_back({{{{5, 1.0f / 3}, {6, 1.0f / 3}, {8, 1.0f / 3}}}, 3});
+    // The entries above give the same bytes when merged (so cannot show a wrong merge); these
+    // pairs give different palettes or weights, so a memo that merged them fails below.
+    pool.push_back({{{{3, 0.25f}, {7, 0.75f}}}, 2});               // same bones, other weights
+    pool.push_back({{{{3, 0.75f}, {7, 0.25f}}}, 2});
+    pool.push_back({{{{3, 0.5f}, {7, 0.5004f}}}, 2});              // weights 0.5 apart after x255:
+    //                                                              (127, 128) instead of (128, 127)
+    pool.push_back({{{{3, 1.0f}, {8, 1.0f}}}, 2});                 // one bone differs from {3, 7}
+    pool.push_back({{{{8, 1.0f}, {3, 1.0f}}}, 2});
+    pool.push_back({{{{3, 0.5f}, {7, 0.5f}, {9, 1.0f}}}, 3});      // {3, 7} and a third bone
+    pool.push_back({{{{3, 0.5f}, {7, 0.5f}, {9, 1.0f}, {4, 1.0f}}}, 4});
     auto mesh = shredtest::random_mesh(700, 120, 22);
     modtest::Rng rng(23);
     for (auto& v : mesh.vertices) {
