@@ -130,6 +130,15 @@ BOOST_AUTO_TEST_CASE(in_place_repack_gives_repack_pak_bytes) {
     BOOST_REQUIRE(wrong);
     BOOST_CHECK(wrong->kind() == mod::ErrorKind::usage);
     BOOST_CHECK_NE(wrong->message().find("9 bytes"), std::string::npos);
+    // One that shrinks the output (removes bytes before its entry) is told so, with the real
+    // count rather than a wrapped-around size.
+    auto shrinking = modtest::catch_error([&] {
+        repack_pak_in_place(pak, sizes, [](std::size_t, mod::Bytes& out) { out.resize(out.size() - 5); });
+    });
+    BOOST_REQUIRE(shrinking);
+    BOOST_CHECK(shrinking->kind() == mod::ErrorKind::usage);
+    BOOST_CHECK_MESSAGE(shrinking->message().find("removed 5 bytes") != std::string::npos, shrinking->message());
+    BOOST_CHECK_EQUAL(shrinking->file(), "t.pak");
     auto failing = modtest::catch_error([&] {
         repack_pak_in_place(pak, sizes, [](std::size_t, mod::Bytes&) {
             throw mod::Error(mod::ErrorKind::limit, "writer says no", "w");

@@ -149,6 +149,15 @@ DataOrder data_order(const Pak& pak) {
                 pak.file);
 }
 
+// A writer that shrank the output below where its entry starts: it removed bytes that are not
+// its own (the count is taken before the subtraction could wrap around).
+[[noreturn]] void shrank(const Pak& pak, std::size_t entry, std::size_t removed, std::size_t announced) {
+    throw Error(ErrorKind::usage, "entry " + std::to_string(entry) + ": the writer removed " + std::to_string(removed) +
+                                      " bytes written before its data (it may only append; " +
+                                      std::to_string(announced) + " bytes were announced)",
+                pak.file);
+}
+
 // The one repack layout (repack_pak's contract), for entries of new size `new_size[i]`
 // (nullopt: the original data), planned before anything is written so that the output is
 // allocated once at its final size.
@@ -217,6 +226,7 @@ Bytes lay_out_pak(const Pak& pak, const RepackPlan& plan, std::span<const std::o
         if (step.entry < new_size.size() && new_size[step.entry]) {
             std::size_t before = out.size();
             put(step.entry, out);
+            if (out.size() < before) shrank(pak, step.entry, before - out.size(), static_cast<std::size_t>(step.size));
             if (out.size() - before != step.size) wrong_size(pak, step.entry, out.size() - before, step.size);
         } else {
             raw(e.data_offset, std::uint64_t(e.data_offset) + e.size);

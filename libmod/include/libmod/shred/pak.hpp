@@ -63,7 +63,8 @@ Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replaceme
 // `write(i, out)` must append exactly `sizes[i]` bytes, entry i's new data, to `out` (its
 // capacity is already reserved; anything else there must not be touched). The result, and the
 // errors, are those of repack_pak with replacements equal to what `write` appends; a writer
-// that appends another number of bytes gets a usage error, and its own errors pass through.
+// that appends another number of bytes, or removes bytes already there, gets a usage error
+// (saying which, with the real count), and its own errors pass through.
 // `write` is called once per replaced entry, in data order (or in table order, into separate
 // buffers, when original data ranges overlap: repack_pak then decides).
 using PakEntryWriter = std::function<void(std::size_t entry, Bytes& out)>;
