@@ -143,4 +143,89 @@ BOOST_AUTO_TEST_CASE(replacement_with_an_unaligned_mmp_prefix) {
     }
 }
 
+// Hostile tables: records that start inside (or at) an earlier record are refused before they
+// are decoded, naming the table word; otherwise each of them would decode the same stream again.
+BOOST_AUTO_TEST_CASE(overlapping_records_are_refused_at_their_table_word) {
+    const auto files = sample_files();
+    const auto m = read_quartet(files, "q");
+    auto expect = [](const QuartetFiles& f, std::size_t entry, std::uint64_t table_offset) {
+        auto e = modtest::catch_error([&] { read_quartet(f, "q"); });
+        BOOST_REQUIRE(e);
+        BOOST_CHECK(e->kind() == mod::ErrorKind::format);
+        BOOST_CHECK_MESSAGE(e->message().find("records must not overlap") != std::string::npos, e->what());
+        BOOST_CHECK_EQUAL(e->file(), "q (metadata)");
+        BOOST_CHECK_EQUAL(e->path(), "meta.table[" + std::to_string(entry) + "]");
+        BOOST_CHECK_EQUAL(e->offset(), table_offset + 4 * entry);
+    };
+    // 1000 table entries all pointing at the first record (the records follow the table).
+    {
+        const std::uint32_t count = 1000, table = 0x20;
+        const std::uint32_t first = (table + 4 * count + 15) / 16 * 16;
+        mod::Bytes meta(files.meta.begin(), files.meta.begin() + table);
+        meta.resize(first, 0);
+        for (std::uint32_t i = 0; i < count; ++i) mod::endian::store_be32(meta.data() + table + 4 * i, first);
+        meta.insert(meta.end(), files.meta.begin() + static_cast<std::ptrdiff_t>(m.meshes[0].offset), files.meta.end());
+        mod::endian::store_be32(meta.data() + quartet_v1::mesh_count_field, count);
+        mod::endian::store_be32(meta.data() + quartet_v1::table_offset_field, table);
+        mod::endian::store_be32(meta.data() + quartet_v1::file_size_field, static_cast<std::uint32_t>(meta.size()));
+        auto f = files;
+        f.meta = meta;
+        expect(f, 1, table);
+    }
+    // A record starting at the previous one, inside its head, or at its footer.
+    const auto& r1 = m.meshes[1];
+    const std::uint64_t r1_end = r1.offset + r1.head.size() + r1.stream.stream_size() + r1.footer.size();
+    for (std::uint64_t start : {r1.offset, r1.offset + 0x40, r1_end - 16}) {
+        auto f = files;
+        mod::endian::store_be32(f.meta.data() + m.table_offset + 4 * 2, static_cast<std::uint32_t>(start));
+        expect(f, 2, m.table_offset);
+    }
+    // Records whose heads interleave at 0x30-byte steps (no checked head word of one lands on a
+    // checked word of another) and whose stream offsets all reach one stream: every record is
+    // valid on its own, so without the check each would decode that stream in full.
+    {
+        const std::uint32_t count = 1000, table = 0x20, step = 0x30;
+        const std::uint32_t base = (table + 4 * count + 15) / 16 * 16;
+        const std::uint32_t stream_at = (base + step * (count - 1) + 0xC0 + 15) / 16 * 16;
+        const auto& r0 = m.meshes[0];
+        const auto stream = files.meta.begin() + static_cast<std::ptrdiff_t>(r0.offset + r0.head.size());
+        const auto stream_end = stream + static_cast<std::ptrdiff_t>(r0.stream.stream_size() + r0.footer.size());
+        mod::Bytes meta(stream_at, 0);
+        meta.insert(meta.end(), stream, stream_end);
+        meta.resize((meta.size() + 15) / 16 * 16, 0);
+        auto put = [&](std::uint64_t at, std::uint32_t v) { mod::endian::store_be32(meta.data() + at, v); };
+        put(quartet_v1::mesh_count_field, count);
+        put(quartet_v1::table_offset_field, table);
+        put(quartet_v1::file_size_field, static_cast<std::uint32_t>(meta.size()));
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::uint32_t at = base + step * i;
+            put(table + 4 * i, at);
+            put(at + quartet_v1::descriptor_vertex_count, static_cast<std::uint32_t>(r0.stream.vertices.size()));
+            put(at + quartet_v1::descriptor_stride, 36);
+            put(at + quartet_v1::descriptor_format_mask, 0x8007F);
+            put(at + quartet_v1::mmp_offset, 16 * i);  // one triangle (0, 0, 0) per 16-byte slice
+            put(at + quartet_v1::index_count, 3);
+            put(at + quartet_v1::index_format, quartet_v1::index_format_u16);
+            put(at + 0x9C, stream_at - at);
+        }
+        auto f = files;
+        f.meta = meta;
+        f.mmp.assign(16 * count, 0);
+        expect(f, 1, table);
+        // Each record alone is valid: the same file with a table of one record reads.
+        put(quartet_v1::mesh_count_field, 1);
+        auto one = files;
+        one.meta = meta;
+        one.mmp.assign(16, 0);
+        auto e = modtest::catch_error([&] { read_quartet(one, "q"); });
+        // Refused only by the final layout check (after the record was read and decoded):
+        // the 999 other table words are bytes the layout does not hold.
+        BOOST_REQUIRE(e);
+        BOOST_CHECK_NE(e->message().find("re-laying out the metadata file"), std::string::npos);
+        BOOST_CHECK_EQUAL(e->path(), "meta.header");
+    }
+    // Starting exactly where the previous record's padding ends is the layout (the sample's).
+    BOOST_CHECK_EQUAL(m.meshes[2].offset, (r1_end + 15) / 16 * 16);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -106,6 +106,13 @@ std::uint64_t slice_start(const QuartetModel& m, std::size_t i) {
     return at;
 }
 
+// Where the record of `qm` starting at `s` ends in the layout: after its head, stream and
+// footer, zero-padded to the next 16-byte boundary of the metadata file. The next record may
+// start there at the earliest (the reader requires it before decoding that record).
+std::uint64_t record_end(std::uint64_t s, const QuartetMesh& qm) {
+    return align_up(s + qm.head.size() + qm.stream.stream_size() + qm.footer.size(), q1::alignment);
+}
+
 // The head words the layout writes (everything else in a record is the model's raw bytes), in
 // file order: the emitters below copy the raw runs between them.
 static_assert(q1::descriptor_vertex_count + 4 <= q1::mmp_offset && q1::index_count == q1::mmp_offset + 4 &&
@@ -113,7 +120,8 @@ static_assert(q1::descriptor_vertex_count + 4 <= q1::mmp_offset && q1::index_cou
 constexpr std::size_t min_head_bytes = std::max(q1::record_head_bytes - 0x08, metadata_field::min_stream_offset);
 
 // Throws usage when the model cannot be laid out (header shorter than 0x20 bytes or not
-// table_offset bytes long, a head too short) and limit past 4 GiB.
+// table_offset bytes long, a head too short) and limit past 4 GiB (naming the file, and the
+// record or slice that crosses the limit with the offset it would start at).
 Layout plan_layout(const QuartetModel& m) {
     if (m.meta_header.size() < q1::header_bytes)
         throw Error(ErrorKind::usage, "quartet model: header shorter than 0x20 bytes", m.name);
@@ -133,13 +141,23 @@ Layout plan_layout(const QuartetModel& m) {
             throw Error(ErrorKind::usage, "quartet model: mesh " + std::to_string(i) + " head is too short", m.name);
         l.record_at[i] = meta;
         l.slice_at[i] = mmp;
-        meta = align_up(meta + qm.head.size() + qm.stream.stream_size() + qm.footer.size(), q1::alignment);
+        meta = record_end(meta, qm);
         mmp = slice_end(mmp, 3 * std::uint64_t(qm.triangles.size()));
+        // Checked per record, so that the error names the one that crosses the limit.
+        if (meta > 0xFFFFFFFFull)
+            throw Error(ErrorKind::limit, "the metadata file would exceed 4 GiB (mesh " + std::to_string(i) + " at " +
+                                              hex(l.record_at[i]) + " ends at " + hex(meta) + ")",
+                        FileNames(m.name).meta, l.record_at[i], mesh_path(i));
+        if (mmp > 0xFFFFFFFFull)
+            throw Error(ErrorKind::limit, "the MMP would exceed 4 GiB (mesh " + std::to_string(i) + "'s slice at " +
+                                              hex(l.slice_at[i]) + " ends at " + hex(mmp) + ")",
+                        FileNames(m.name).mmp, l.slice_at[i], mesh_path(i) + ".mmp_slice");
     }
     l.meta_size = meta;
     l.mmp_size = mmp + m.mmp_suffix.size();
-    if (l.meta_size > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "metadata file exceeds 4 GiB", m.name);
-    if (mmp > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "MMP exceeds 4 GiB", m.name);
+    if (l.mmp_size > 0xFFFFFFFFull)
+        throw Error(ErrorKind::limit, "the MMP would exceed 4 GiB (its suffix at " + hex(mmp) + ")",
+                    FileNames(m.name).mmp, mmp, "mmp.suffix");
     return l;
 }
 
@@ -276,7 +294,7 @@ void emit_meta(const QuartetModel& m, const Layout& l, Sink& out) {
         out.raw(qm.footer.data(), qm.footer.size());
         out.mark(Part::padding, i);
         std::uint64_t end = l.record_at[i] + qm.head.size() + qm.stream.stream_size() + qm.footer.size();
-        out.zeros(static_cast<std::size_t>(align_up(end, q1::alignment) - end));
+        out.zeros(static_cast<std::size_t>(record_end(l.record_at[i], qm) - end));
     }
     out.mark(Part::end, 0);
 }
@@ -476,11 +494,23 @@ QuartetModel read_checked(const FileViews& files, const std::string& name) {
     m.meta_header.assign(meta.begin(), meta.begin() + m.table_offset);
     ByteReader whole(meta, Endian::big, names.meta);
     m.meshes.resize(header.starts.size());
-    std::optional<std::uint64_t> slice_end;
-    for (std::size_t i = 0; i < m.meshes.size(); ++i)
-        slice_end = read_record(files, whole, bone_count, i, header.starts[i], slice_end, names, m.meshes[i]);
+    std::optional<std::uint64_t> next_slice;
+    for (std::size_t i = 0; i < m.meshes.size(); ++i) {
+        // Before decoding a record: it must start where the previous one ends or later. Table
+        // entries pointing into (or at) an earlier record would otherwise have the same bytes
+        // decoded again and again (count x file size), before the layout check refuses them.
+        if (i > 0) {
+            const std::uint64_t previous_end = record_end(header.starts[i - 1], m.meshes[i - 1]);
+            if (header.starts[i] < previous_end)
+                mismatch(names.meta, header.table_offset + 4 * i, "meta.table[" + std::to_string(i) + "]",
+                         "record offset " + hex(header.starts[i]) + " is inside record " + std::to_string(i - 1) +
+                             " (at " + hex(header.starts[i - 1]) + ", ending at " + hex(previous_end) +
+                             " with its footer and padding): records must not overlap");
+        }
+        next_slice = read_record(files, whole, bone_count, i, header.starts[i], next_slice, names, m.meshes[i]);
+    }
     std::size_t first_slice = m.meshes.front().mmp_offset;
-    std::size_t slices_end = static_cast<std::size_t>(std::min<std::uint64_t>(*slice_end, files.mmp.size()));
+    std::size_t slices_end = static_cast<std::size_t>(std::min<std::uint64_t>(*next_slice, files.mmp.size()));
     m.mmp_prefix.assign(files.mmp.begin(), files.mmp.begin() + static_cast<std::ptrdiff_t>(first_slice));
     m.mmp_suffix.assign(files.mmp.begin() + static_cast<std::ptrdiff_t>(slices_end), files.mmp.end());
     m.mgp.assign(files.mgp.begin(), files.mgp.end());
