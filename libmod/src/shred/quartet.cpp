@@ -663,8 +663,8 @@ namespace {
 // report's counts (report_sizes adds the size changes once the new layout is planned).
 // Returns the MMP's size before the replacement (the input's, which its reading checked to be
 // the model's layout).
-std::uint64_t replace_in_model(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh& mesh, const ReplaceOptions& options,
-                      ReplaceReport& rep) {
+std::uint64_t replace_in_model(QuartetModel& m, std::size_t mesh_index, const SkinnedMesh& mesh,
+                               const ReplaceOptions& options, ReplaceReport& rep) {
     const std::string& name = m.name;
     if (mesh_index >= m.meshes.size())
         throw Error(ErrorKind::usage, "mesh " + std::to_string(mesh_index) + " does not exist (the quartet has " +
