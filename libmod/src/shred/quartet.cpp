@@ -3,6 +3,7 @@
 #include "libmod/shred/quartet.hpp"
 
 #include "libmod/shred/scan.hpp"
+#include "shred/stream_pieces.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -225,24 +226,12 @@ public:
         for (; n > sizeof zero; n -= sizeof zero) raw(zero, sizeof zero);
         raw(zero, n);
     }
-    // The stream as encode_stream writes it (stream.hpp): the envelope's first word is
-    // stream_size(), each batch header's vertex count its batch's, every other byte raw.
     void stream(const Stream& s) {
         if (diff_) {
             pos_ += s.stream_size();
             return;
         }
-        be32(static_cast<std::uint32_t>(s.stream_size()));
-        raw(s.envelope.data() + 4, record_bytes - 4);
-        for (const auto& b : s.batches) {
-            std::uint8_t count[2];
-            endian::store_be16(count, static_cast<std::uint16_t>(b.vertex_count));
-            raw(b.header.raw.data(), 4);
-            raw(count, 2);
-            raw(b.header.raw.data() + 6, record_bytes - 6);
-            if (b.vertex_count) raw(s.vertices[b.first_vertex].raw.data(), std::size_t(b.vertex_count) * record_bytes);
-        }
-        raw(s.terminal.raw.data(), record_bytes);
+        stream_pieces(s, [this](const std::uint8_t* p, std::size_t n) { raw(p, n); });
     }
     void mark(Part part, std::size_t index) {
         if (!diff_) part_ = part, index_ = index;

@@ -2,6 +2,7 @@
 // vertex copied), then one pass over the vertex records that copies and checks them. Records
 // stay raw, which is what makes the round trip exact and the codec fast.
 #include "libmod/shred/stream.hpp"
+#include "shred/stream_pieces.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -301,21 +302,8 @@ void validate_stream(const Stream& s, const StreamContext& ctx, StreamReport* re
 
 void append_stream(const Stream& s, Bytes& out) {
     // Appends by ranges (no zero-fill of the output first): the codec is memory-bound.
-    std::size_t at = out.size();
-    std::uint64_t size = s.stream_size();
-    out.reserve(at + size);
-    out.insert(out.end(), s.envelope.begin(), s.envelope.end());
-    endian::store_be32(out.data() + at, static_cast<std::uint32_t>(size));
-    for (const auto& b : s.batches) {
-        std::size_t h = out.size();
-        out.insert(out.end(), b.header.raw.begin(), b.header.raw.end());
-        endian::store_be16(out.data() + h + 4, static_cast<std::uint16_t>(b.vertex_count));
-        if (b.vertex_count == 0) continue;
-        // The vertex records are contiguous 64-byte arrays (static_assert in records.cpp).
-        const auto* first = s.vertices[b.first_vertex].raw.data();
-        out.insert(out.end(), first, first + std::size_t(b.vertex_count) * record_bytes);
-    }
-    out.insert(out.end(), s.terminal.raw.begin(), s.terminal.raw.end());
+    out.reserve(out.size() + s.stream_size());
+    stream_pieces(s, [&out](const std::uint8_t* p, std::size_t n) { out.insert(out.end(), p, p + n); });
 }
 
 Bytes encode_stream(const Stream& s) {
