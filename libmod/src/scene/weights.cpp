@@ -153,15 +153,6 @@ SkinWeights quantise(std::vector<Slot>& slots, const WeightOptions& options, con
     return out;
 }
 
-// The same raw list: bones and weight bits in the same order.
-bool same_list(std::span<const Influence> a, std::span<const Influence> b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].bone != b[i].bone || std::bit_cast<std::uint32_t>(a[i].weight) != std::bit_cast<std::uint32_t>(b[i].weight))
-            return false;
-    return true;
-}
-
 }  // namespace
 
 SkinWeights quantise_influences(std::span<const Influence> influences, const WeightOptions& options,
@@ -201,7 +192,7 @@ void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* rep
         for (;; at = (at + 1) & (capacity - 1)) {
             std::uint32_t slot = table[at];
             if (slot == 0) break;
-            if (same_list(lists[slot - 1], list)) break;
+            if (same_bits(lists[slot - 1], list)) break;
         }
         if (std::uint32_t first = table[at]; first != 0) {
             skin[v] = skin[first - 1];

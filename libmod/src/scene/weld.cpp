@@ -122,21 +122,9 @@ Key vertex_key(const Mesh& m, std::size_t v, double tolerance) {
         k.skin_bones = m.skin[v].bones;
         k.skin_weights = m.skin[v].weights;
     } else if (v < m.influences.size()) {
-        k.present |= Present::influences;  // the list itself: same_influences
+        k.present |= Present::influences;  // the list itself: same_bits
     }
     return k;
-}
-
-// Raw influence lists in order, weights by bits.
-bool same_influences(const Mesh& m, std::size_t a, std::size_t b) {
-    const auto x = m.influences[a];
-    const auto y = m.influences[b];
-    if (x.size() != y.size()) return false;
-    for (std::size_t i = 0; i < x.size(); ++i)
-        if (x[i].bone != y[i].bone ||
-            std::bit_cast<std::uint32_t>(x[i].weight) != std::bit_cast<std::uint32_t>(y[i].weight))
-            return false;
-    return true;
 }
 
 // Per-vertex arrays must be empty or have one entry per vertex (what keep() relies on).
@@ -197,7 +185,8 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
             if (hashes[id] != h) continue;
             const Key candidate = vertex_key<Rounded>(mesh, first_of[id], tolerance);
             if (std::memcmp(&candidate, &key, sizeof key) == 0 &&
-                (!(key.present & Present::influences) || same_influences(mesh, first_of[id], v))) {
+                (!(key.present & Present::influences) ||
+                 same_bits(mesh.influences[first_of[id]], mesh.influences[v]))) {
                 result.remap[v] = static_cast<std::uint32_t>(id);
                 break;
             }

@@ -159,20 +159,23 @@ scene::Mesh to_scene_mesh(const QuartetMesh& qm, std::string name, std::uint32_t
             m.uv0[v] = r.uv(0);
             m.uv1[v] = r.uv(1);
             auto w = r.weights();
-            list_sizes[v] = 0;
+            // The used slots: the raw list in palette order, and (weight, bone) pairs for
+            // SkinWeights (the unused pairs keep weight 0, so they sort after every used one).
+            std::array<std::pair<std::uint8_t, std::uint32_t>, 4> slots{};
+            std::uint32_t used = 0;
             for (int slot = 0; slot < 4; ++slot)
-                if (palette[slot] != unused_bone && w[slot] > 0)
-                    lists[v][list_sizes[v]++] = {palette[slot], float(w[slot]) / 255.0f};
+                if (palette[slot] != unused_bone && w[slot] > 0) {
+                    lists[v][used] = {palette[slot], float(w[slot]) / 255.0f};
+                    slots[used++] = {w[slot], palette[slot]};
+                }
+            list_sizes[v] = used;
             // SkinWeights order: weight descending, bone ascending.
-            std::vector<std::pair<std::uint8_t, std::uint32_t>> slots;
-            for (int slot = 0; slot < 4; ++slot)
-                if (palette[slot] != unused_bone && w[slot] > 0) slots.emplace_back(w[slot], palette[slot]);
             std::sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) {
                 return a.first != b.first ? a.first > b.first : a.second < b.second;
             });
             scene::SkinWeights sw;
-            sw.count = static_cast<std::uint8_t>(slots.size());
-            for (std::size_t i = 0; i < slots.size(); ++i) {
+            sw.count = static_cast<std::uint8_t>(used);
+            for (std::size_t i = 0; i < used; ++i) {
                 sw.weights[i] = slots[i].first;
                 sw.bones[i] = slots[i].second;
             }

@@ -9,6 +9,7 @@
 // changed, or shortened through rewrite_each) or replaced (set, which moves later entries).
 #include "libmod/core/error.hpp"
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -24,6 +25,16 @@ struct Influence {
     std::uint32_t bone = 0;  // index into Skeleton::bones
     float weight = 0;
 };
+
+// The same raw list: bones and weight bits in the same order (-0 differs from 0; a NaN equals
+// a NaN of the same bits). What weight processing and welding treat as one list.
+inline bool same_bits(std::span<const Influence> a, std::span<const Influence> b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].bone != b[i].bone || std::bit_cast<std::uint32_t>(a[i].weight) != std::bit_cast<std::uint32_t>(b[i].weight))
+            return false;
+    return true;
+}
 
 class InfluenceLists {
 public:
