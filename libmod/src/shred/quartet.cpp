@@ -510,11 +510,11 @@ QuartetModel read_checked(const FileViews& files, const std::string& name) {
 // A file a replacement copies (MGP, SCP) must be the model's bytes.
 void require_copy(ByteView written, const Bytes& expected, const std::string& file, const char* path,
                   const char* what) {
-    if (written.size() == expected.size() &&
-        (written.empty() || std::memcmp(written.data(), expected.data(), written.size()) == 0))
-        return;
-    auto mm = std::mismatch(written.begin(), written.end(), expected.begin(), expected.end());
-    auto at = static_cast<std::uint64_t>(mm.first - written.begin());
+    Comparer compare(written);
+    compare.raw(expected.data(), expected.size());
+    const std::optional<std::uint64_t> differs = compare.difference();
+    if (!differs) return;
+    const std::uint64_t at = *differs;
     mismatch(file, at, path,
              std::string("the written ") + what + " differs from the quartet's from offset " + hex(at) + " (written " +
                  std::to_string(written.size()) + " bytes, expected " + std::to_string(expected.size()) + ")");
