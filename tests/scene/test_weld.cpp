@@ -8,6 +8,8 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
+#include <algorithm>
 
 using namespace mod::scene;
 
@@ -143,6 +145,49 @@ BOOST_AUTO_TEST_CASE(grid_rounding_near_half_steps_is_that_of_the_exact_quotient
     BOOST_TEST(checked > 1500u);
     BOOST_TEST(merged > 0u);
     BOOST_TEST(merged < checked);  // both outcomes occur near the half steps
+}
+
+BOOST_AUTO_TEST_CASE(large_and_non_finite_components_round_as_the_rule_says) {
+    // Two vertices that differ in one rounded component only, the pair of values drawn from a
+    // pool of small values, quotients on both sides of 2^31 (where the weld switches from its
+    // two-lane path to the scalar one), far beyond it, and non-finite values; every slot of
+    // every attribute, so each value is tried in either lane of a pair.
+    const float inf = std::numeric_limits<float>::infinity();
+    std::size_t checked = 0, merged = 0;
+    for (float tolerance : {1e-5f, 1e-3f}) {
+        const float edge = static_cast<float>(2147483648.0 * double(tolerance));
+        const std::vector<float> pool = {0.25f, 0.25f + 2e-6f, -0.5f, edge, std::nextafter(edge, 0.0f),
+                                         std::nextafter(edge, inf), -edge, std::nextafter(-edge, 0.0f),
+                                         std::nextafter(-edge, -inf), 1.5f * edge, 1e13f, -1e13f, inf, -inf,
+                                         std::numeric_limits<float>::quiet_NaN()};
+        for (int slot = 0; slot < 10; ++slot)
+            for (float x : pool)
+                for (float y : pool)
+                    for (bool uv1_copies_uv0 : {false, true}) {
+                        Mesh m;
+                        m.positions = {{0, 0, 0}, {0, 0, 0}};
+                        m.normals = {{0.5f, -0.25f, 0.75f}, {0.5f, -0.25f, 0.75f}};
+                        m.tangents = {{0.1f, 0.2f, 0.3f, 1.0f}, {0.1f, 0.2f, 0.3f, 1.0f}};
+                        m.uv0 = {{0.125f, 0.375f}, {0.125f, 0.375f}};
+                        m.uv1 = {{0.625f, 0.875f}, {0.625f, 0.875f}};
+                        m.influences = {{}, {}};
+                        m.triangles = {{0, 1, 0}};
+                        const float values[2] = {x, y};
+                        for (int v = 0; v < 2; ++v) {
+                            if (slot < 3) m.normals[v][slot] = values[v];
+                            else if (slot < 6) m.tangents[v][slot - 3] = values[v];
+                            else if (slot < 8) m.uv0[v][slot - 6] = values[v];
+                            else m.uv1[v][slot - 8] = values[v];
+                            if (uv1_copies_uv0) m.uv1[v] = m.uv0[v];
+                        }
+                        const bool expected = reference_remap(m, tolerance)[1] == 0;
+                        BOOST_TEST_REQUIRE((weld(m, {tolerance}).remap[1] == 0) == expected);
+                        ++checked;
+                        merged += expected;
+                    }
+    }
+    BOOST_TEST(merged > 0u);
+    BOOST_TEST(merged < checked);
 }
 
 BOOST_AUTO_TEST_CASE(bitwise_duplicates_with_other_raw_lists_stay_apart) {
