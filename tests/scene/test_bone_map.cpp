@@ -9,6 +9,8 @@
 #include "libmod/scene/weld.hpp"
 
 #include <cmath>
+#include <bit>
+#include <algorithm>
 
 using namespace mod::scene;
 
@@ -81,6 +83,78 @@ BOOST_AUTO_TEST_CASE(unmapped_weighted_bones_are_listed_and_a_map_fixes_them) {
         for (int k = 0; k < sw.count; ++k) sum += sw.weights[k];
         BOOST_TEST_REQUIRE(sum == 255u);
     }
+}
+
+BOOST_AUTO_TEST_CASE(retargeted_lists_match_a_reference_merge) {
+    // Random lists (bones repeated within a list, zero weights) against the rule written out
+    // with nested vectors: each entry to its target, entries of one target summed in list order,
+    // targets in first-seen order. One-to-one maps on small skeletons (mapped in place), a
+    // many-to-one map, and a source skeleton of more than 64 bones.
+    struct Case {
+        std::size_t source_bones;
+        bool many_to_one;
+    };
+    for (const Case c : {Case{14, false}, Case{64, false}, Case{14, true}, Case{70, false}})
+        for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+            modtest::Rng rng(seed);
+            Scene s;
+            s.source = "lists.fbx";
+            Skeleton target;
+            for (std::size_t b = 0; b < c.source_bones; ++b) {
+                s.skeleton.bones.push_back(Bone{"s" + std::to_string(b)});
+                target.bones.push_back(Bone{"t" + std::to_string(b)});
+            }
+            BoneMap map;  // a permutation, or two sources per target
+            std::vector<std::uint32_t> to(c.source_bones);
+            for (std::size_t b = 0; b < c.source_bones; ++b) {
+                to[b] = static_cast<std::uint32_t>(c.many_to_one ? b / 2 : (b * 5 + 3) % c.source_bones);
+                map.pairs.emplace_back("s" + std::to_string(b), "t" + std::to_string(to[b]));
+            }
+            Mesh m;
+            std::vector<std::vector<Influence>> expected;
+            std::size_t expected_merges = 0;
+            for (std::size_t v = 0; v < 300; ++v) {
+                std::vector<Influence> list, merged;
+                for (std::uint32_t k = rng.below(7); k > 0; --k) {
+                    // A narrow range of bones now and then, so that lists repeat a bone.
+                    std::uint32_t bone = rng.below(4) ? rng.below(static_cast<std::uint32_t>(c.source_bones)) : rng.below(3);
+                    list.push_back({bone, float(rng.below(5)) * 0.125f});
+                }
+                for (const auto& inf : list) {
+                    auto it = std::find_if(merged.begin(), merged.end(), [&](const Influence& e) { return e.bone == to[inf.bone]; });
+                    if (it != merged.end()) it->weight += inf.weight, ++expected_merges;
+                    else merged.push_back({to[inf.bone], inf.weight});
+                }
+                m.influences.push_back(list);
+                m.positions.push_back({0, 0, 0});
+                expected.push_back(merged);
+            }
+            s.meshes.push_back(m);
+            const auto report = retarget(s, target, map);
+            BOOST_TEST(report.merged_influences == expected_merges);
+            const InfluenceLists& got = s.meshes[0].influences;
+            BOOST_TEST_REQUIRE(got.size() == expected.size());
+            for (std::size_t v = 0; v < expected.size(); ++v) {
+                BOOST_TEST_REQUIRE(got[v].size() == expected[v].size());
+                for (std::size_t i = 0; i < expected[v].size(); ++i) {
+                    BOOST_TEST_REQUIRE(got[v][i].bone == expected[v][i].bone);
+                    BOOST_TEST_REQUIRE(std::bit_cast<std::uint32_t>(got[v][i].weight) ==
+                                       std::bit_cast<std::uint32_t>(expected[v][i].weight));
+                }
+            }
+            // A bone outside the source skeleton is an error naming the file, in either path.
+            Scene bad;
+            bad.source = "bad.fbx";
+            for (std::size_t b = 0; b < c.source_bones; ++b) bad.skeleton.bones.push_back(Bone{"s" + std::to_string(b)});
+            Mesh wrong;
+            wrong.positions = {{0, 0, 0}, {0, 0, 0}};
+            wrong.influences = {{{0, 0.5f}}, {{1, 0.5f}, {static_cast<std::uint32_t>(c.source_bones), 0.5f}}};
+            bad.meshes.push_back(wrong);
+            auto e = modtest::catch_error([&] { retarget(bad, target, map); });
+            BOOST_TEST_REQUIRE(e.has_value());
+            BOOST_TEST(e->message().find("names bone " + std::to_string(c.source_bones)) != std::string::npos, e->message());
+            BOOST_TEST(e->file() == "bad.fbx");
+        }
 }
 
 BOOST_AUTO_TEST_CASE(a_map_naming_a_missing_target_is_an_error) {

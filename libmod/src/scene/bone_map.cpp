@@ -67,6 +67,60 @@ namespace {
                 file);
 }
 
+// Rewrites `list` in place to target bones (`target_of(bone)`, negative = drop: zero weight,
+// checked before), entries of one target summed in list order, targets in first-seen order.
+// Entry i lands at or before position i. Returns the new length.
+template <class TargetOf>
+std::size_t merge_onto_targets(std::span<Influence> list, TargetOf target_of, std::size_t& merged) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const Influence inf = list[i];
+        const std::int32_t target = target_of(inf.bone);
+        if (target < 0) continue;
+        const auto t = static_cast<std::uint32_t>(target);
+        std::size_t same = 0;
+        while (same < kept && list[same].bone != t) ++same;
+        if (same < kept) {
+            list[same].weight += inf.weight;
+            ++merged;
+        } else {
+            list[kept++] = {t, inf.weight};
+        }
+    }
+    return kept;
+}
+
+// The common case: every source bone has its own target and the source skeleton has at most
+// 64 bones. Each entry is range-checked and mapped where it stands (no list changes length),
+// and a bit set per list notes whether a list names a bone twice. Returns whether one did:
+// under a one-to-one map those are the only lists merge_onto_targets would shorten, and it
+// may then run on the mapped lists with target_of = identity, with the same result.
+bool map_in_place(Mesh& mesh, const std::vector<std::int32_t>& to_target, std::size_t source_bones,
+                  const std::string& file) {
+    bool repeats = false;
+    InfluenceLists& lists = mesh.influences;
+    for (std::size_t v = 0; v < lists.size(); ++v) {
+        std::uint64_t seen = 0;
+        for (Influence& inf : lists[v]) {
+            if (inf.bone >= source_bones) bone_out_of_range(mesh, inf, source_bones, file);
+            const std::uint64_t bit = std::uint64_t{1} << inf.bone;
+            repeats |= (seen & bit) != 0;
+            seen |= bit;
+            inf.bone = static_cast<std::uint32_t>(to_target[inf.bone]);
+        }
+    }
+    return repeats;
+}
+
+bool one_to_one(const std::vector<std::int32_t>& to_target, std::size_t target_bones) {
+    std::vector<bool> taken(target_bones, false);
+    for (std::int32_t t : to_target) {
+        if (t < 0 || taken[static_cast<std::size_t>(t)]) return false;
+        taken[static_cast<std::size_t>(t)] = true;
+    }
+    return true;
+}
+
 }  // namespace
 
 RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map) {
@@ -130,29 +184,24 @@ RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map) {
         throw Error(ErrorKind::format, std::to_string(unmapped_count) + " bone(s) carry weight but have no bone of the "
                                            "same name in the target skeleton: " + unmapped +
                                            "; map them with a bone map ('source = target' lines)", scene.source);
+    const bool in_place = all_mapped && source.size() <= 64 && one_to_one(report.source_to_target, target.bones.size());
+    const auto& to_target = report.source_to_target;
     for (auto& mesh : scene.meshes) {
-        mesh.influences.rewrite_each([&](std::span<Influence> list) {
-            if (all_mapped)
-                for (const auto& inf : list)
-                    if (inf.bone >= source.size()) bone_out_of_range(mesh, inf, source.size(), scene.source);
-            // In place: entry i lands at or before position i, targets in first-seen order,
-            // weights of one target summed in list order.
-            std::size_t kept = 0;
-            for (std::size_t i = 0; i < list.size(); ++i) {
-                const Influence inf = list[i];
-                if (report.source_to_target[inf.bone] < 0) continue;  // zero weight (checked above)
-                auto t = static_cast<std::uint32_t>(report.source_to_target[inf.bone]);
-                std::size_t same = 0;
-                while (same < kept && list[same].bone != t) ++same;
-                if (same < kept) {
-                    list[same].weight += inf.weight;
-                    ++report.merged_influences;
-                } else {
-                    list[kept++] = {t, inf.weight};
-                }
-            }
-            return kept;
-        });
+        if (in_place) {
+            if (map_in_place(mesh, to_target, source.size(), scene.source))
+                mesh.influences.rewrite_each([&](std::span<Influence> list) {
+                    return merge_onto_targets(list, [](std::uint32_t t) { return std::int32_t(t); },
+                                              report.merged_influences);
+                });
+        } else {
+            mesh.influences.rewrite_each([&](std::span<Influence> list) {
+                if (all_mapped)
+                    for (const auto& inf : list)
+                        if (inf.bone >= source.size()) bone_out_of_range(mesh, inf, source.size(), scene.source);
+                return merge_onto_targets(list, [&](std::uint32_t bone) { return to_target[bone]; },
+                                          report.merged_influences);
+            });
+        }
         mesh.skin.clear();
     }
     scene.skeleton = std::move(target);
