@@ -63,7 +63,7 @@ void round_into(Key& k, std::size_t c, float f, double tolerance) {
 // were half of the key's cost). Quotients of 2^31 or more, and non-finite ones, take
 // round_into (libm and bit patterns, as before).
 template <bool Rounded>
-void round_pair(Key& k, std::size_t c0, std::size_t c1, float f0, float f1, double tolerance) {
+[[gnu::always_inline]] inline void round_pair(Key& k, std::size_t c0, std::size_t c1, float f0, float f1, double tolerance) {
 #if defined(__SSE2__)
     if constexpr (Rounded) {
         const __m128d q = _mm_div_pd(_mm_cvtps_pd(_mm_setr_ps(f0, f1, 0, 0)), _mm_set1_pd(tolerance));
@@ -108,39 +108,57 @@ std::uint64_t hash_key(const Key& k) {
     return h ^ (h >> 31);
 }
 
+// The mesh's per-vertex arrays, null when absent (check_sizes: each is empty or one entry per
+// vertex), and the presence bits they give every key: decided once per weld, not per vertex.
+struct Columns {
+    const Vec3* positions;
+    const Vec3* normals;
+    const Vec4* tangents;
+    const Vec2* uv0;
+    const Vec2* uv1;
+    const Vec4* colours;
+    const SkinWeights* skin;
+    std::uint32_t present = 0;
+
+    explicit Columns(const Mesh& m)
+        : positions(m.positions.data()), normals(column(m.normals)), tangents(column(m.tangents)),
+          uv0(column(m.uv0)), uv1(column(m.uv1)), colours(column(m.colours)), skin(column(m.skin)) {
+        auto bit = [](bool has, Present p) { return has ? std::uint32_t{p} : 0u; };
+        present = bit(normals, Present::normal) | bit(tangents, Present::tangent) | bit(uv0, Present::uv0) |
+                  bit(uv1, Present::uv1) | bit(colours, Present::colour) | bit(skin, Present::skin) |
+                  bit(!skin && !m.influences.empty(), Present::influences);  // raw lists: same_bits
+    }
+    template <class T>
+    static const T* column(const std::vector<T>& values) {
+        return values.empty() ? nullptr : values.data();
+    }
+};
+
 template <bool Rounded>
-Key vertex_key(const Mesh& m, std::size_t v, double tolerance) {
+Key vertex_key(const Columns& m, std::size_t v, double tolerance) {
     Key k;
     for (int i = 0; i < 3; ++i) k.position[i] = std::bit_cast<std::uint32_t>(m.positions[v][i]);
-    k.present = 0;
+    k.present = m.present;
     k.as_bits = 0;
     k.tangent_sign = 0;
     k.rounded.fill(0);
-    if (v < m.normals.size()) {
-        k.present |= Present::normal;
+    if (m.normals && m.tangents) {
         round_pair<Rounded>(k, 0, 1, m.normals[v][0], m.normals[v][1], tolerance);
-    }
-    if (v < m.tangents.size()) {
-        k.present |= Present::tangent;
         round_pair<Rounded>(k, 3, 4, m.tangents[v][0], m.tangents[v][1], tolerance);
-        k.tangent_sign = std::bit_cast<std::uint32_t>(m.tangents[v][3]);
+        round_pair<Rounded>(k, 2, 5, m.normals[v][2], m.tangents[v][2], tolerance);  // the third components
+    } else if (m.normals) {
+        round_pair<Rounded>(k, 0, 1, m.normals[v][0], m.normals[v][1], tolerance);
+        round_into<Rounded>(k, 2, m.normals[v][2], tolerance);
+    } else if (m.tangents) {
+        round_pair<Rounded>(k, 3, 4, m.tangents[v][0], m.tangents[v][1], tolerance);
+        round_into<Rounded>(k, 5, m.tangents[v][2], tolerance);
     }
-    // The third components of the normal and the tangent, paired.
-    if (v < m.normals.size() && v < m.tangents.size()) {
-        round_pair<Rounded>(k, 2, 5, m.normals[v][2], m.tangents[v][2], tolerance);
-    } else {
-        if (v < m.normals.size()) round_into<Rounded>(k, 2, m.normals[v][2], tolerance);
-        if (v < m.tangents.size()) round_into<Rounded>(k, 5, m.tangents[v][2], tolerance);
-    }
-    if (v < m.uv0.size()) {
-        k.present |= Present::uv0;
-        round_pair<Rounded>(k, 6, 7, m.uv0[v][0], m.uv0[v][1], tolerance);
-    }
-    if (v < m.uv1.size()) {
-        k.present |= Present::uv1;
+    if (m.tangents) k.tangent_sign = std::bit_cast<std::uint32_t>(m.tangents[v][3]);
+    if (m.uv0) round_pair<Rounded>(k, 6, 7, m.uv0[v][0], m.uv0[v][1], tolerance);
+    if (m.uv1) {
         // The second set is often a copy of the first (--second-uv copy): the same bits round
         // to the same values, so they are copied rather than divided again.
-        if (v < m.uv0.size() && std::memcmp(m.uv1[v].data(), m.uv0[v].data(), sizeof(Vec2)) == 0) {
+        if (m.uv0 && std::memcmp(m.uv1[v].data(), m.uv0[v].data(), sizeof(Vec2)) == 0) {
             // Element by element: one 16-byte copy of the two just-stored words stalls on
             // store forwarding (a tenth of the key's time).
             const std::int64_t u = k.rounded[6], w = k.rounded[7];
@@ -152,20 +170,15 @@ Key vertex_key(const Mesh& m, std::size_t v, double tolerance) {
         }
     }
     k.colour = {};
-    if (v < m.colours.size()) {
-        k.present |= Present::colour;
+    if (m.colours)
         for (int i = 0; i < 4; ++i) k.colour[i] = std::bit_cast<std::uint32_t>(m.colours[v][i]);
-    }
     k.skin_count = 0;
     k.skin_bones = {};
     k.skin_weights = {};
-    if (!m.skin.empty()) {
-        k.present |= Present::skin;
+    if (m.skin) {
         k.skin_count = m.skin[v].count;
         k.skin_bones = m.skin[v].bones;
         k.skin_weights = m.skin[v].weights;
-    } else if (v < m.influences.size()) {
-        k.present |= Present::influences;  // the list itself: same_bits
     }
     return k;
 }
@@ -212,8 +225,9 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
     std::vector<std::uint32_t> first_of;  // new vertex -> its first old vertex
     hashes.reserve(n);
     first_of.reserve(n);
+    const Columns columns(mesh);
     for (std::size_t v = 0; v < n; ++v) {
-        const Key key = vertex_key<Rounded>(mesh, v, tolerance);
+        const Key key = vertex_key<Rounded>(columns, v, tolerance);
         const std::uint64_t h = hash_key(key);
         for (std::size_t at = h & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
             std::uint32_t slot = table[at];
@@ -226,7 +240,7 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
             }
             std::size_t id = slot - 1;
             if (hashes[id] != h) continue;
-            const Key candidate = vertex_key<Rounded>(mesh, first_of[id], tolerance);
+            const Key candidate = vertex_key<Rounded>(columns, first_of[id], tolerance);
             if (std::memcmp(&candidate, &key, sizeof key) == 0 &&
                 (!(key.present & Present::influences) ||
                  same_bits(mesh.influences[first_of[id]], mesh.influences[v]))) {
