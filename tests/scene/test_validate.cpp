@@ -76,4 +76,57 @@ BOOST_AUTO_TEST_CASE(half_float_uv_range) {
     BOOST_TEST(e->message().find("70000") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(the_first_non_finite_component_is_the_one_named) {
+    // Two bad components in a 40-vertex mesh: the error names the earlier vertex, and at one
+    // vertex the attribute order position, normal, tangent, uv0, uv1.
+    const char* names[] = {"position", "normal", "tangent", "uv0", "uv1"};
+    auto spoil = [](Mesh& m, int attribute, std::size_t v, int component, float bad) {
+        switch (attribute) {
+            case 0: m.positions[v][component % 3] = bad; break;
+            case 1: m.normals[v][component % 3] = bad; break;
+            case 2: m.tangents[v][component % 4] = bad; break;
+            case 3: m.uv0[v][component % 2] = bad; break;
+            default: m.uv1[v][component % 2] = bad; break;
+        }
+    };
+    const float inf = std::numeric_limits<float>::infinity();
+    for (float bad : {std::numeric_limits<float>::quiet_NaN(), inf, -inf})
+        for (int first = 0; first < 5; ++first)
+            for (int second = 0; second < 5; ++second)
+                for (std::size_t v : {std::size_t{0}, std::size_t{17}, std::size_t{39}})
+                    for (std::size_t w : {v, std::size_t{39}}) {
+                        Mesh m;
+                        m.positions.assign(40, {1, 2, 3});
+                        m.normals.assign(40, {0, 0, 1});
+                        m.tangents.assign(40, {1, 0, 0, 1});
+                        m.uv0.assign(40, {0.5f, 0.5f});
+                        m.uv1.assign(40, {0.5f, 0.5f});
+                        m.triangles = {{0, 1, 39}};
+                        spoil(m, first, v, first + int(v), bad);
+                        spoil(m, second, w, second + 1, bad);
+                        const int named = w > v ? first : std::min(first, second);
+                        auto e = modtest::catch_error([&] { check_mesh(m, "m", {}); });
+                        BOOST_TEST_REQUIRE(e.has_value());
+                        BOOST_TEST_REQUIRE(e->path() == "m.vertex[" + std::to_string(v) + "]." + names[named]);
+                    }
+}
+
+BOOST_AUTO_TEST_CASE(half_float_uv_range_edges) {
+    const float inf = std::numeric_limits<float>::infinity();
+    const float above = std::nextafter(f16_max, inf);
+    Mesh m = small_mesh();
+    m.uv0 = {{f16_max, -f16_max}, {0, -0.0f}, {1e-40f, -1e-40f}};  // largest half, zeros, denormals
+    m.uv1 = m.uv0;
+    check_uv_f16_range(m, "m");
+    for (float bad : {above, -above, inf, -inf, std::numeric_limits<float>::quiet_NaN()})
+        for (int set = 0; set < 2; ++set) {
+            Mesh b = small_mesh();
+            (set == 0 ? b.uv0 : b.uv1)[1][1] = bad;
+            (set == 0 ? b.uv1 : b.uv0)[2][0] = bad;  // a later offender in the other set
+            auto e = modtest::catch_error([&] { check_uv_f16_range(b, "m"); });
+            BOOST_TEST_REQUIRE(e.has_value());
+            BOOST_TEST_REQUIRE(e->path() == (set == 0 ? "m.vertex[1].uv0" : "m.vertex[2].uv0"));
+        }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
