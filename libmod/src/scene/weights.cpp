@@ -73,12 +73,13 @@ struct Outcome {
     std::uint8_t dropped = 0;       // kept slots that quantised to zero
     bool trimmed = false, renormalised = false;
 
-    void add_to(WeightReport& r) const {
-        ++r.source_histogram[positive];
-        ++r.histogram[final_count];
-        r.trimmed_vertices += trimmed;
-        r.renormalised_vertices += renormalised;
-        r.dropped_by_rounding += dropped;
+    // What `vertices` vertices with this outcome add.
+    void add_to(WeightReport& r, std::size_t vertices) const {
+        r.source_histogram[positive] += vertices;
+        r.histogram[final_count] += vertices;
+        r.trimmed_vertices += trimmed * vertices;
+        r.renormalised_vertices += renormalised * vertices;
+        r.dropped_by_rounding += dropped * vertices;
     }
 };
 
@@ -169,49 +170,50 @@ void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* rep
     if (mesh.influences.size() != n)
         throw Error(ErrorKind::format, "mesh '" + mesh.name + "' has " + std::to_string(mesh.influences.size()) +
                                            " influence lists for " + std::to_string(n) + " vertices");
-    std::vector<SkinWeights> skin(n);
-    std::vector<Slot> slots;
     // Files that store one vertex per triangle corner (FBX) repeat each control point's list on
     // every corner: each distinct list (bones and weight bits, in order) is processed once, at
-    // its first vertex, and later vertices copy its result and report outcome. The result is a
-    // function of the list alone, and the first vertex of a list that fails is the one that
-    // would have failed first, so results, reports and errors are those of a vertex-by-vertex
-    // pass. Open addressing over first vertices (slot = vertex + 1, 0 = empty).
+    // its first vertex, and later vertices copy its result; its report outcome is added once
+    // per vertex that uses it. The result is a function of the list alone, and the first vertex
+    // of a list that fails is the one that would have failed first, so results, reports and
+    // errors are those of a vertex-by-vertex pass. Open addressing over distinct lists
+    // (slot = distinct list + 1, 0 = empty).
     std::size_t capacity = 16;
     while (capacity < 2 * n) capacity *= 2;
     std::vector<std::uint32_t> table(capacity, 0);
-    std::vector<Outcome> outcomes(report ? n : 0);
+    std::vector<std::uint32_t> first_vertex;  // distinct list -> its first vertex
+    std::vector<SkinWeights> results;         // distinct list -> its processed weights
+    std::vector<Outcome> outcomes;            // distinct list -> what it adds to the report
+    std::vector<std::uint32_t> uses;          // distinct list -> vertices using it
+    std::vector<SkinWeights> skin;
+    skin.reserve(n);
+    std::vector<Slot> slots;
     const InfluenceLists& lists = mesh.influences;
     for (std::size_t v = 0; v < n; ++v) {
         const std::span<const Influence> list = lists[v];
         std::uint64_t h = list.size();
         for (const auto& inf : list)
-            h = (h ^ (std::uint64_t(inf.bone) << 32 | std::bit_cast<std::uint32_t>(inf.weight))) * 0x9E3779B97F4A7C15ull;
+            h = (h ^ influence_bits(inf)) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 29;
         std::size_t at = h & (capacity - 1);
-        for (;; at = (at + 1) & (capacity - 1)) {
-            std::uint32_t slot = table[at];
-            if (slot == 0) break;
-            if (same_bits(lists[slot - 1], list)) break;
-        }
-        if (std::uint32_t first = table[at]; first != 0) {
-            skin[v] = skin[first - 1];
-            if (report) {
-                outcomes[v] = outcomes[first - 1];
-                outcomes[v].add_to(*report);
-            }
+        for (; table[at] != 0; at = (at + 1) & (capacity - 1))
+            if (same_bits(lists[first_vertex[table[at] - 1]], list)) break;
+        if (std::uint32_t id = table[at]; id != 0) {
+            skin.push_back(results[id - 1]);
+            ++uses[id - 1];
             continue;
         }
         Where where{{}, &mesh.name, v};
         positive_entries(list, where, slots);
         Outcome outcome;
-        skin[v] = quantise(slots, options, where, outcome);
-        table[at] = static_cast<std::uint32_t>(v + 1);
-        if (report) {
-            outcomes[v] = outcome;
-            outcome.add_to(*report);
-        }
+        results.push_back(quantise(slots, options, where, outcome));
+        outcomes.push_back(outcome);
+        uses.push_back(1);
+        first_vertex.push_back(static_cast<std::uint32_t>(v));
+        table[at] = static_cast<std::uint32_t>(results.size());
+        skin.push_back(results.back());
     }
+    if (report)
+        for (std::size_t id = 0; id < outcomes.size(); ++id) outcomes[id].add_to(*report, uses[id]);
     mesh.skin = std::move(skin);
 }
 

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <span>
@@ -26,13 +27,20 @@ struct Influence {
     float weight = 0;
 };
 
+// An entry's bone and weight bits as one word (no padding: the two fields are all its bytes).
+inline std::uint64_t influence_bits(const Influence& inf) noexcept {
+    static_assert(sizeof(Influence) == sizeof(std::uint32_t) + sizeof(float));
+    std::uint64_t word;
+    std::memcpy(&word, &inf, sizeof word);
+    return word;
+}
+
 // The same raw list: bones and weight bits in the same order (-0 differs from 0; a NaN equals
 // a NaN of the same bits). What weight processing and welding treat as one list.
 inline bool same_bits(std::span<const Influence> a, std::span<const Influence> b) noexcept {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].bone != b[i].bone || std::bit_cast<std::uint32_t>(a[i].weight) != std::bit_cast<std::uint32_t>(b[i].weight))
-            return false;
+        if (influence_bits(a[i]) != influence_bits(b[i])) return false;
     return true;
 }
 
