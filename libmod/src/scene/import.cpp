@@ -12,10 +12,13 @@
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -47,11 +50,36 @@ std::string lower_extension(std::string_view name) {
 
 bool all_finite(const Vec3& v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
 
-Vec3 normalized(const Vec3& v) {
+inline Vec3 normalized(const Vec3& v) {
     double l = std::sqrt(double(v[0]) * v[0] + double(v[1]) * v[1] + double(v[2]) * v[2]);
     if (!(l > 0) || !std::isfinite(l)) return v;
     return {static_cast<float>(v[0] / l), static_cast<float>(v[1] / l), static_cast<float>(v[2] / l)};
 }
+
+// The 3x4 part of a Mat4, widened to double once per mesh. point() and direction() do exactly
+// the double operations of transform_point / transform_direction (model.hpp), in the same
+// order, so their results are the same bits; the per-vertex loops just stop re-reading and
+// re-widening the float matrix (which they must when the output floats may alias it).
+struct WideAffine {
+    std::array<double, 12> m;
+
+    explicit WideAffine(const Mat4& f) {
+        for (int i = 0; i < 12; ++i) m[i] = f[i];
+    }
+    Vec3 point(const Vec3& p) const {
+        Vec3 r;
+        for (int i = 0; i < 3; ++i)
+            r[i] = static_cast<float>(m[i * 4] * p[0] + m[i * 4 + 1] * p[1] + m[i * 4 + 2] * p[2] + m[i * 4 + 3]);
+        return r;
+    }
+    Vec3 direction(const Vec3& d) const {
+        Vec3 r;
+        for (int i = 0; i < 3; ++i) r[i] = static_cast<float>(m[i * 4] * d[0] + m[i * 4 + 1] * d[1] + m[i * 4 + 2] * d[2]);
+        return r;
+    }
+};
+
+bool same_bits(const aiVector3D& a, const aiVector3D& b) { return std::memcmp(&a, &b, sizeof(aiVector3D)) == 0; }
 
 Vec3 cross(const Vec3& a, const Vec3& b) {
     return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
@@ -405,56 +433,101 @@ private:
         Mesh out;
         out.name = in.mName.length ? in.mName.C_Str() : node->mName.C_Str();
         out.material = in.mMaterialIndex;
-        std::size_t n = in.mNumVertices;
-        bool identity = transform == identity_matrix;
-        Mat4 normal_m = identity ? identity_matrix : normal_matrix(transform);
-        bool flip = determinant3(transform) < 0;
-        out.positions.resize(n);
-        out.normals.assign(n, Vec3{0, 0, 0});
-        for (std::size_t v = 0; v < n; ++v) {
-            Vec3 p = to_vec3(in.mVertices[v]);
-            if (!all_finite(p))
-                fail("mesh '" + out.name + "' vertex " + std::to_string(v) + " has a non-finite position");
-            out.positions[v] = identity ? p : transform_point(transform, p);
-            if (!all_finite(out.positions[v]))
-                fail("mesh '" + out.name + "' vertex " + std::to_string(v) + " has a non-finite position after the "
-                     "node transform and unit/axis conversion");
-            if (in.mNormals) {
-                Vec3 nrm = to_vec3(in.mNormals[v]);
-                out.normals[v] = identity || !all_finite(nrm) ? nrm : normalized(transform_direction(normal_m, nrm));
-            }
-        }
+        const bool identity = transform == identity_matrix;
+        // Computed first: a singular transform is reported before any vertex.
+        const Mat4 normal_m = identity ? identity_matrix : normal_matrix(transform);
+        read_positions(in, transform, identity, out);
+        read_normals(in, normal_m, identity, out);
         read_uvs(in, out);
-        if (in.mTangents && in.mBitangents) {
-            out.tangents.resize(n);
-            for (std::size_t v = 0; v < n; ++v) {
-                Vec3 t = to_vec3(in.mTangents[v]), b = to_vec3(in.mBitangents[v]);
-                if (!identity) {
-                    t = normalized(transform_direction(transform, t));
-                    b = transform_direction(transform, b);
-                }
-                float sign = dot(cross(out.normals[v], t), b) < 0 ? -1.0f : 1.0f;
-                out.tangents[v] = {t[0], t[1], t[2], sign};
-            }
-        }
-        out.triangles.reserve(in.mNumFaces);
-        for (unsigned f = 0; f < in.mNumFaces; ++f) {
-            const aiFace& face = in.mFaces[f];
-            if (face.mNumIndices != 3) continue;
-            std::array<std::uint32_t, 3> tri{face.mIndices[0], face.mIndices[1], face.mIndices[2]};
-            if (flip) std::swap(tri[1], tri[2]);
-            out.triangles.push_back(tri);
-        }
+        if (in.mTangents && in.mBitangents) read_tangents(in, transform, identity, out);
+        read_triangles(in, determinant3(transform) < 0, out);
         if (out.tangents.empty()) out.tangents = generate_tangents(out.positions, out.normals, out.uv0, out.triangles);
         read_influences(in, out);
         return out;
     }
 
+    // The per-vertex arrays are reserved and appended to, never value-initialised first: the
+    // zero fill of a resize was a memset over every array that the loop then overwrote.
+
+    void read_positions(const aiMesh& in, const Mat4& transform, bool identity, Mesh& out) const {
+        const std::size_t n = in.mNumVertices;
+        const WideAffine m(transform);
+        out.positions.reserve(n);
+        for (std::size_t v = 0; v < n; ++v) {
+            const Vec3 p = to_vec3(in.mVertices[v]);
+            if (!all_finite(p)) fail_position(out, v, "");
+            const Vec3 q = identity ? p : m.point(p);
+            if (!all_finite(q)) fail_position(out, v, " after the node transform and unit/axis conversion");
+            out.positions.push_back(q);
+        }
+    }
+
+    // Out of line, so that the message building does not crowd the vertex loop.
+    [[noreturn, gnu::noinline, gnu::cold]] void fail_position(const Mesh& out, std::size_t v, const char* when) const {
+        fail("mesh '" + out.name + "' vertex " + std::to_string(v) + " has a non-finite position" + when);
+    }
+
+    // Normals go through the inverse transpose and are renormalised (non-finite ones are kept
+    // as stored). FBX stores one vertex per triangle corner and the corners of a flat face share
+    // its normal (3 of 4 corners repeat the previous corner's normal in animation_with_skeleton):
+    // a normal with the bits of the previous one takes the previous result, which the same
+    // operations on the same bits would give again.
+    void read_normals(const aiMesh& in, const Mat4& normal_m, bool identity, Mesh& out) const {
+        const std::size_t n = in.mNumVertices;
+        if (!in.mNormals) {
+            out.normals.assign(n, Vec3{0, 0, 0});
+            return;
+        }
+        out.normals.reserve(n);
+        if (identity) {
+            for (std::size_t v = 0; v < n; ++v) out.normals.push_back(to_vec3(in.mNormals[v]));
+            return;
+        }
+        const WideAffine m(normal_m);
+        for (std::size_t v = 0; v < n; ++v) {
+            if (v > 0 && same_bits(in.mNormals[v], in.mNormals[v - 1])) {
+                out.normals.push_back(out.normals.back());
+                continue;
+            }
+            const Vec3 nrm = to_vec3(in.mNormals[v]);
+            out.normals.push_back(all_finite(nrm) ? normalized(m.direction(nrm)) : nrm);
+        }
+    }
+
+    // Tangents stored in the file; the sign compares the bitangent with cross(normal, tangent).
+    void read_tangents(const aiMesh& in, const Mat4& transform, bool identity, Mesh& out) const {
+        const std::size_t n = in.mNumVertices;
+        const WideAffine m(transform);
+        out.tangents.reserve(n);
+        for (std::size_t v = 0; v < n; ++v) {
+            Vec3 t = to_vec3(in.mTangents[v]), b = to_vec3(in.mBitangents[v]);
+            if (!identity) {
+                t = normalized(m.direction(t));
+                b = m.direction(b);
+            }
+            float sign = dot(cross(out.normals[v], t), b) < 0 ? -1.0f : 1.0f;
+            out.tangents.push_back({t[0], t[1], t[2], sign});
+        }
+    }
+
+    // Triangle faces only (SortByPType leaves no points or lines in a triangle mesh, but a
+    // hand-built scene may mix them); a mirroring transform reverses the winding.
+    static void read_triangles(const aiMesh& in, bool flip, Mesh& out) {
+        const int second = flip ? 2 : 1, third = flip ? 1 : 2;
+        out.triangles.reserve(in.mNumFaces);
+        for (unsigned f = 0; f < in.mNumFaces; ++f) {
+            const aiFace& face = in.mFaces[f];
+            if (face.mNumIndices != 3) continue;
+            out.triangles.push_back({face.mIndices[0], face.mIndices[second], face.mIndices[third]});
+        }
+    }
+
     void read_uvs(const aiMesh& in, Mesh& out) const {
         std::size_t n = in.mNumVertices;
         auto channel = [&](unsigned c) {
-            std::vector<Vec2> uv(n);
-            for (std::size_t v = 0; v < n; ++v) uv[v] = {in.mTextureCoords[c][v].x, in.mTextureCoords[c][v].y};
+            std::vector<Vec2> uv;
+            uv.reserve(n);
+            for (std::size_t v = 0; v < n; ++v) uv.push_back({in.mTextureCoords[c][v].x, in.mTextureCoords[c][v].y});
             return uv;
         };
         out.uv0 = in.HasTextureCoords(0) ? channel(0) : std::vector<Vec2>(n, Vec2{0, 0});
@@ -471,29 +544,32 @@ private:
 
     void read_influences(const aiMesh& in, Mesh& out) const {
         if (!has_bones()) return;
+        const std::size_t n = in.mNumVertices;
         // Counted first: all lists live in one array, each at its final size.
-        std::vector<std::uint32_t> count(in.mNumVertices, 0);
-        for (unsigned b = 0; b < in.mNumBones; ++b) {
-            const aiBone* bone = in.mBones[b];
-            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-                std::uint32_t v = bone->mWeights[w].mVertexId;
-                if (v >= in.mNumVertices)
-                    fail("bone '" + std::string(bone->mName.C_Str()) + "' weights vertex " + std::to_string(v) +
-                         " of mesh '" + out.name + "', which has " + std::to_string(in.mNumVertices));
-                ++count[v];
+        std::vector<std::uint32_t> count(n, 0);
+        // The weights as local spans: the counts and entries written below are 32-bit words,
+        // which the compiler would otherwise have to assume overwrite the aiBone's fields.
+        for (unsigned b = 0; b < in.mNumBones; ++b)
+            for (const aiVertexWeight& w : weights_of(*in.mBones[b])) {
+                if (w.mVertexId >= n) fail_weight(*in.mBones[b], w.mVertexId, out.name, n);
+                ++count[w.mVertexId];
             }
-        }
         out.influences = InfluenceLists::with_sizes(count);
-        // count[v] becomes the next free entry of list v (bones in file order within a list).
-        std::fill(count.begin(), count.end(), 0);
+        // next[v]: the next free entry of list v (bones in file order within a list).
+        const auto next = std::make_unique_for_overwrite<Influence*[]>(n);
+        for (std::size_t v = 0; v < n; ++v) next[v] = out.influences[v].data();
         for (unsigned b = 0; b < in.mNumBones; ++b) {
-            const aiBone* bone = in.mBones[b];
-            std::uint32_t index = bone_index(*bone);
-            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-                const aiVertexWeight& vw = bone->mWeights[w];
-                out.influences[vw.mVertexId][count[vw.mVertexId]++] = {index, vw.mWeight};
-            }
+            const std::uint32_t index = bone_index(*in.mBones[b]);
+            for (const aiVertexWeight& w : weights_of(*in.mBones[b])) *next[w.mVertexId]++ = {index, w.mWeight};
         }
+    }
+
+    static std::span<const aiVertexWeight> weights_of(const aiBone& bone) { return {bone.mWeights, bone.mNumWeights}; }
+
+    [[noreturn, gnu::noinline, gnu::cold]] void fail_weight(const aiBone& bone, std::uint32_t v, const std::string& mesh,
+                                                           std::size_t vertices) const {
+        fail("bone '" + std::string(bone.mName.C_Str()) + "' weights vertex " + std::to_string(v) + " of mesh '" + mesh +
+             "', which has " + std::to_string(vertices));
     }
 
     const aiScene& ai_;
