@@ -31,28 +31,30 @@ std::int64_t round_to_grid(double x) {
 // Fixed size without padding, hashed and compared as plain words. Each rounded component is
 // a finite value on the tolerance grid, or (exact mode, or a NaN / infinity) the float's bits
 // with its bit set in `as_bits`, so a rounded value never equals a bit pattern. vertex_key
-// assigns every field (no zero fill first: filling 144 bytes took an eighth of the weld).
+// assigns every word (no zero fill first: filling 144 bytes took an eighth of the weld), and
+// each word with one 8-byte store: the hash reads the key back at once, and a word assembled
+// from two 4-byte stores cannot be forwarded to that load (it waits for the stores to retire;
+// those stalls were a sixth of the weld's time).
 struct Key {
-    std::array<std::uint32_t, 3> position;  // exact bits
-    std::uint32_t present;                  // bit i: attribute i exists for this vertex
-    std::uint32_t as_bits;                  // bit c: rounded[c] holds float bits
-    std::uint32_t tangent_sign;             // exact bits
-    std::array<std::int64_t, 10> rounded;   // normal xyz, tangent xyz, uv0 uv, uv1 uv
-    std::array<std::uint32_t, 4> colour;    // exact bits
-    std::uint32_t skin_count;
-    std::array<std::uint32_t, 4> skin_bones;
-    std::array<std::uint8_t, 4> skin_weights;
+    std::array<std::uint64_t, 3> head;     // position x | y, position z | present, as_bits | tangent sign (bits)
+    std::array<std::int64_t, 10> rounded;  // normal xyz, tangent xyz, uv0 uv, uv1 uv
+    std::array<std::uint64_t, 5> tail;     // colour r | g, b | a (bits), skin count | bone 0, bones 1 | 2, bone 3 | weights
 };
-static_assert(sizeof(Key) % 8 == 0 && std::has_unique_object_representations_v<Key>);
+static_assert(sizeof(Key) == 18 * 8 && std::has_unique_object_representations_v<Key>);
+
+std::uint64_t pair_word(std::uint32_t low, std::uint32_t high) { return std::uint64_t{high} << 32 | low; }
+std::uint64_t pair_word(float low, float high) {
+    return pair_word(std::bit_cast<std::uint32_t>(low), std::bit_cast<std::uint32_t>(high));
+}
 
 enum Present : std::uint32_t { normal = 1, tangent = 2, uv0 = 4, uv1 = 8, colour = 16, skin = 32, influences = 64 };
 
 // `Rounded` is tolerance > 0, decided once per weld rather than per component.
 template <bool Rounded>
-void round_into(Key& k, std::size_t c, float f, double tolerance) {
+void round_into(Key& k, std::uint32_t& as_bits, std::size_t c, float f, double tolerance) {
     if (!Rounded || !std::isfinite(f)) {
         k.rounded[c] = std::bit_cast<std::int32_t>(f);
-        k.as_bits |= 1u << c;
+        as_bits |= 1u << c;
     } else {
         k.rounded[c] = round_to_grid(double(f) / tolerance);
     }
@@ -63,7 +65,8 @@ void round_into(Key& k, std::size_t c, float f, double tolerance) {
 // were half of the key's cost). Quotients of 2^31 or more, and non-finite ones, take
 // round_into (libm and bit patterns, as before).
 template <bool Rounded>
-[[gnu::always_inline]] inline void round_pair(Key& k, std::size_t c0, std::size_t c1, float f0, float f1, double tolerance) {
+[[gnu::always_inline]] inline void round_pair(Key& k, std::uint32_t& as_bits, std::size_t c0, std::size_t c1, float f0,
+                                              float f1, double tolerance) {
 #if defined(__SSE2__)
     if constexpr (Rounded) {
         const __m128d q = _mm_div_pd(_mm_cvtps_pd(_mm_setr_ps(f0, f1, 0, 0)), _mm_set1_pd(tolerance));
@@ -83,8 +86,8 @@ template <bool Rounded>
         }
     }
 #endif
-    round_into<Rounded>(k, c0, f0, tolerance);
-    round_into<Rounded>(k, c1, f1, tolerance);
+    round_into<Rounded>(k, as_bits, c0, f0, tolerance);
+    round_into<Rounded>(k, as_bits, c1, f1, tolerance);
 }
 
 std::uint64_t hash_key(const Key& k) {
@@ -137,48 +140,47 @@ struct Columns {
 template <bool Rounded>
 Key vertex_key(const Columns& m, std::size_t v, double tolerance) {
     Key k;
-    for (int i = 0; i < 3; ++i) k.position[i] = std::bit_cast<std::uint32_t>(m.positions[v][i]);
-    k.present = m.present;
-    k.as_bits = 0;
-    k.tangent_sign = 0;
+    std::uint32_t as_bits = 0;
     k.rounded.fill(0);
     if (m.normals && m.tangents) {
-        round_pair<Rounded>(k, 0, 1, m.normals[v][0], m.normals[v][1], tolerance);
-        round_pair<Rounded>(k, 3, 4, m.tangents[v][0], m.tangents[v][1], tolerance);
-        round_pair<Rounded>(k, 2, 5, m.normals[v][2], m.tangents[v][2], tolerance);  // the third components
+        round_pair<Rounded>(k, as_bits, 0, 1, m.normals[v][0], m.normals[v][1], tolerance);
+        round_pair<Rounded>(k, as_bits, 3, 4, m.tangents[v][0], m.tangents[v][1], tolerance);
+        round_pair<Rounded>(k, as_bits, 2, 5, m.normals[v][2], m.tangents[v][2], tolerance);  // the third components
     } else if (m.normals) {
-        round_pair<Rounded>(k, 0, 1, m.normals[v][0], m.normals[v][1], tolerance);
-        round_into<Rounded>(k, 2, m.normals[v][2], tolerance);
+        round_pair<Rounded>(k, as_bits, 0, 1, m.normals[v][0], m.normals[v][1], tolerance);
+        round_into<Rounded>(k, as_bits, 2, m.normals[v][2], tolerance);
     } else if (m.tangents) {
-        round_pair<Rounded>(k, 3, 4, m.tangents[v][0], m.tangents[v][1], tolerance);
-        round_into<Rounded>(k, 5, m.tangents[v][2], tolerance);
+        round_pair<Rounded>(k, as_bits, 3, 4, m.tangents[v][0], m.tangents[v][1], tolerance);
+        round_into<Rounded>(k, as_bits, 5, m.tangents[v][2], tolerance);
     }
-    if (m.tangents) k.tangent_sign = std::bit_cast<std::uint32_t>(m.tangents[v][3]);
-    if (m.uv0) round_pair<Rounded>(k, 6, 7, m.uv0[v][0], m.uv0[v][1], tolerance);
+    if (m.uv0) round_pair<Rounded>(k, as_bits, 6, 7, m.uv0[v][0], m.uv0[v][1], tolerance);
     if (m.uv1) {
         // The second set is often a copy of the first (--second-uv copy): the same bits round
         // to the same values, so they are copied rather than divided again.
         if (m.uv0 && std::memcmp(m.uv1[v].data(), m.uv0[v].data(), sizeof(Vec2)) == 0) {
             // Element by element: one 16-byte copy of the two just-stored words stalls on
-            // store forwarding (a tenth of the key's time).
+            // store forwarding.
             const std::int64_t u = k.rounded[6], w = k.rounded[7];
             k.rounded[8] = u;
             k.rounded[9] = w;
-            k.as_bits |= (k.as_bits >> 6 & 3u) << 8;
+            as_bits |= (as_bits >> 6 & 3u) << 8;
         } else {
-            round_pair<Rounded>(k, 8, 9, m.uv1[v][0], m.uv1[v][1], tolerance);
+            round_pair<Rounded>(k, as_bits, 8, 9, m.uv1[v][0], m.uv1[v][1], tolerance);
         }
     }
-    k.colour = {};
-    if (m.colours)
-        for (int i = 0; i < 4; ++i) k.colour[i] = std::bit_cast<std::uint32_t>(m.colours[v][i]);
-    k.skin_count = 0;
-    k.skin_bones = {};
-    k.skin_weights = {};
+    const Vec3& p = m.positions[v];
+    k.head = {pair_word(p[0], p[1]), pair_word(std::bit_cast<std::uint32_t>(p[2]), m.present),
+              pair_word(as_bits, m.tangents ? std::bit_cast<std::uint32_t>(m.tangents[v][3]) : 0u)};
+    const Vec4 colour = m.colours ? m.colours[v] : Vec4{};
+    k.tail[0] = pair_word(colour[0], colour[1]);
+    k.tail[1] = pair_word(colour[2], colour[3]);
     if (m.skin) {
-        k.skin_count = m.skin[v].count;
-        k.skin_bones = m.skin[v].bones;
-        k.skin_weights = m.skin[v].weights;
+        const SkinWeights& s = m.skin[v];
+        k.tail[2] = pair_word(std::uint32_t{s.count}, s.bones[0]);
+        k.tail[3] = pair_word(s.bones[1], s.bones[2]);
+        k.tail[4] = pair_word(s.bones[3], std::bit_cast<std::uint32_t>(s.weights));
+    } else {
+        k.tail[2] = k.tail[3] = k.tail[4] = 0;
     }
     return k;
 }
@@ -242,7 +244,7 @@ WeldResult weld_checked(Mesh mesh, double tolerance) {
             if (hashes[id] != h) continue;
             const Key candidate = vertex_key<Rounded>(columns, first_of[id], tolerance);
             if (std::memcmp(&candidate, &key, sizeof key) == 0 &&
-                (!(key.present & Present::influences) ||
+                (!(columns.present & Present::influences) ||
                  same_bits(mesh.influences[first_of[id]], mesh.influences[v]))) {
                 result.remap[v] = static_cast<std::uint32_t>(id);
                 break;
