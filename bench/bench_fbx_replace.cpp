@@ -45,6 +45,7 @@
 #include <string>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace {
 
@@ -261,7 +262,8 @@ int main(int argc, char** argv) {
     const mod::Bytes pak_bytes = mod::sample::shred_character_pak();
     const auto skeleton =
         mod::shred::read_pak_quartet(mod::shred::read_pak(pak_bytes, "char_sample.pak"), "skater01").skeleton;
-    fs::path out_dir = fs::temp_directory_path() / "modkit-bench-fbx";
+    // One folder per process: two runs at once (A/B comparisons) must not remove each other's files.
+    fs::path out_dir = fs::temp_directory_path() / ("modkit-bench-fbx-" + std::to_string(::getpid()));
     fs::create_directories(out_dir);
     Target target{out_dir / "char_sample.pak", "skater01", {}, out_dir / "out.pak"};
     mod::write_file_atomic(target.pak, pak_bytes);
