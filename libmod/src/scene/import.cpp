@@ -57,25 +57,31 @@ inline Vec3 normalized(const Vec3& v) {
 }
 
 // The 3x4 part of a Mat4, widened to double once per mesh. point() and direction() do exactly
-// the double operations of transform_point / transform_direction (model.hpp), in the same
-// order, so their results are the same bits; the per-vertex loops just stop re-reading and
-// re-widening the float matrix (which they must when the output floats may alias it).
+// the double operations of transform_point / transform_direction (model.hpp) in the same order,
+// so their results are the same bits: rows 0 and 1 run as the two lanes of SSE2 vectors (each
+// lane computes its own row's sum, IEEE operation by operation), row 2 as a scalar.
+using Double2 = double __attribute__((vector_size(16)));
+using Float2 = float __attribute__((vector_size(8)));
+
 struct WideAffine {
-    std::array<double, 12> m;
+    std::array<Double2, 4> rows01;  // column c of rows 0 and 1: {m[c], m[4 + c]}
+    std::array<double, 4> row2;
 
     explicit WideAffine(const Mat4& f) {
-        for (int i = 0; i < 12; ++i) m[i] = f[i];
+        for (int c = 0; c < 4; ++c) {
+            rows01[c] = Double2{f[c], f[4 + c]};
+            row2[c] = f[8 + c];
+        }
     }
     Vec3 point(const Vec3& p) const {
-        Vec3 r;
-        for (int i = 0; i < 3; ++i)
-            r[i] = static_cast<float>(m[i * 4] * p[0] + m[i * 4 + 1] * p[1] + m[i * 4 + 2] * p[2] + m[i * 4 + 3]);
-        return r;
+        const Double2 r = rows01[0] * double(p[0]) + rows01[1] * double(p[1]) + rows01[2] * double(p[2]) + rows01[3];
+        const Float2 xy = __builtin_convertvector(r, Float2);
+        return {xy[0], xy[1], static_cast<float>(row2[0] * p[0] + row2[1] * p[1] + row2[2] * p[2] + row2[3])};
     }
     Vec3 direction(const Vec3& d) const {
-        Vec3 r;
-        for (int i = 0; i < 3; ++i) r[i] = static_cast<float>(m[i * 4] * d[0] + m[i * 4 + 1] * d[1] + m[i * 4 + 2] * d[2]);
-        return r;
+        const Double2 r = rows01[0] * double(d[0]) + rows01[1] * double(d[1]) + rows01[2] * double(d[2]);
+        const Float2 xy = __builtin_convertvector(r, Float2);
+        return {xy[0], xy[1], static_cast<float>(row2[0] * d[0] + row2[1] * d[1] + row2[2] * d[2])};
     }
 };
 

@@ -64,10 +64,10 @@ Groups group_vertices(std::span<const Vec3> positions, std::span<const Vec2> uv)
     auto same_key = [&](std::size_t a, std::size_t b) { return xy(a) == xy(b) && z(a) == z(b) && uv_bits(a) == uv_bits(b); };
 
     Groups groups{std::make_unique_for_overwrite<std::uint32_t[]>(n)};
-    // Open addressing over the first vertex of each group (+1, 0 = empty), at most half full;
-    // the slot is the top bits of a multiplicative hash.
+    // Open addressing over the first vertex of each group (+1, 0 = empty), at most two thirds
+    // full; the slot is the top bits of a multiplicative hash.
     int bits = 4;
-    while ((std::size_t{1} << bits) < 2 * n) ++bits;
+    while ((std::size_t{1} << bits) < n + n / 2) ++bits;
     const std::size_t mask = (std::size_t{1} << bits) - 1;
     std::vector<std::uint32_t> table(mask + 1, 0);
     for (std::size_t v = 0; v < n; ++v) {
