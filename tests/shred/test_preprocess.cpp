@@ -4,6 +4,8 @@
 
 #include "libmod/shred/preprocess.hpp"
 
+#include <cmath>
+#include <limits>
 #include <set>
 
 using namespace mod::shred;
@@ -182,6 +184,42 @@ BOOST_AUTO_TEST_CASE(bad_meshes_are_refused_with_a_path) {
     e = modtest::catch_error([&] { preprocess(bad); });
     BOOST_REQUIRE(e);
     BOOST_CHECK_NE(e->message().find("uv-finite"), std::string::npos);
+}
+
+// The value checks test several fields per instruction (preprocess.cpp, values_ok): each
+// component must still be refused on its own, and the half range exactly at its limit.
+BOOST_AUTO_TEST_CASE(every_value_is_checked_on_its_own) {
+    const auto m = shredtest::random_mesh(12, 40, 3);
+    auto refused = [&](auto edit, const char* code) {
+        for (std::size_t v : {0u, 5u, 11u}) {
+            auto bad = m;
+            edit(bad.vertices[v]);
+            auto e = modtest::catch_error([&] { preprocess(bad); });
+            BOOST_REQUIRE(e);
+            BOOST_CHECK_EQUAL(e->path(), "mesh.vertex[" + std::to_string(v) + "]");
+            BOOST_CHECK_MESSAGE(e->message().rfind(code, 0) == 0, e->message());
+        }
+    };
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    for (std::size_t k = 0; k < 3; ++k)
+        for (float f : {inf, -inf, nan}) {
+            refused([&](SkinnedVertex& v) { v.position[k] = f; }, "position-finite");
+            refused([&](SkinnedVertex& v) { v.tangent[k] = f; }, "tangent-finite");
+        }
+    const float below = std::nextafter(65520.0f, 0.0f);  // rounds to the largest half, 65504
+    for (std::size_t k = 0; k < 4; ++k) {
+        auto uv = [k](SkinnedVertex& v) -> float& { return k < 2 ? v.uv0[k] : v.uv1[k - 2]; };
+        for (float f : {inf, -inf, nan, 65520.0f, -65520.0f, 1e6f})
+            refused([&](SkinnedVertex& v) { uv(v) = f; }, "uv-finite");
+        auto fine = m;
+        uv(fine.vertices[4]) = k % 2 ? below : -below;
+        BOOST_CHECK_NO_THROW(preprocess(fine));
+    }
+    // Normals and tangent signs are copied whatever they hold.
+    auto odd = m;
+    odd.vertices[2].normal = {nan, inf, -inf};
+    odd.vertices[2].tangent_sign = nan;
+    BOOST_CHECK_NO_THROW(preprocess(odd));
 }
 
 BOOST_AUTO_TEST_CASE(duplicate_bones_are_merged) {

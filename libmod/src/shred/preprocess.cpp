@@ -5,9 +5,15 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <numeric>
 #include <optional>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace mod::shred {
 
@@ -147,7 +153,44 @@ std::uint64_t sort_key(const Palette& p, OrderingRule rule) {
 
 bool finite(float f) { return std::isfinite(f); }
 
+// The common case of check_vertex_values in one test: position and tangent finite, UVs finite
+// as halves. A float becomes a finite half exactly when its magnitude rounds below 65520: the
+// magnitude bits of every float that does not (NaNs and infinities included) are at least
+// 65520.0f's.
+constexpr std::uint32_t half_overflow_bits = 0x477FF000u;  // 65520.0f
+static_assert(std::bit_cast<std::uint32_t>(65520.0f) == half_overflow_bits);
+#if defined(__SSE2__)
+// Four lanes at a time, loaded from the vertex's bytes: position and tangent each with the
+// float after them (normal[0], tangent_sign: not tested), uv0 and uv1 together.
+static_assert(std::is_standard_layout_v<SkinnedVertex> && offsetof(SkinnedVertex, normal) == 12 &&
+              offsetof(SkinnedVertex, tangent_sign) == offsetof(SkinnedVertex, tangent) + 12 &&
+              offsetof(SkinnedVertex, uv1) == offsetof(SkinnedVertex, uv0) + 8);
+bool values_ok(const SkinnedVertex& vx) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&vx);
+    auto load = [bytes](std::size_t at) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at)); };
+    const __m128i exponent = _mm_set1_epi32(0x7F800000);
+    const __m128i not_finite =
+        _mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(load(offsetof(SkinnedVertex, position)), exponent), exponent),
+                     _mm_cmpeq_epi32(_mm_and_si128(load(offsetof(SkinnedVertex, tangent)), exponent), exponent));
+    // Magnitudes are below 2^31: the signed comparison is the unsigned one.
+    const __m128i half_ok = _mm_cmplt_epi32(_mm_and_si128(load(offsetof(SkinnedVertex, uv0)), _mm_set1_epi32(0x7FFFFFFF)),
+                                            _mm_set1_epi32(half_overflow_bits));
+    return (_mm_movemask_ps(_mm_castsi128_ps(not_finite)) & 0x7) == 0 && _mm_movemask_ps(_mm_castsi128_ps(half_ok)) == 0xF;
+}
+#else
+bool finite_bits(float f) { return (std::bit_cast<std::uint32_t>(f) & 0x7F800000u) != 0x7F800000u; }
+bool half_finite_bits(float f) { return (std::bit_cast<std::uint32_t>(f) & 0x7FFFFFFFu) < half_overflow_bits; }
+bool values_ok(const SkinnedVertex& vx) {
+    return finite_bits(vx.position[0]) & finite_bits(vx.position[1]) & finite_bits(vx.position[2]) &
+           finite_bits(vx.tangent[0]) & finite_bits(vx.tangent[1]) & finite_bits(vx.tangent[2]) &
+           half_finite_bits(vx.uv0[0]) & half_finite_bits(vx.uv0[1]) & half_finite_bits(vx.uv1[0]) &
+           half_finite_bits(vx.uv1[1]);
+}
+#endif
+
 void check_vertex_values(const SkinnedVertex& vx, std::size_t v) {
+    if (values_ok(vx)) return;
+    // Which value failed, in this order.
     for (float f : vx.position)
         if (!finite(f)) fail_vertex(v, std::string(to_string(Invariant::position_finite)) + ": position is not finite");
     for (float f : vx.tangent)
@@ -175,114 +218,145 @@ void write_vertex(VertexRecord& rec, const SkinnedVertex& vx, const Palette& p) 
 // keeps apart still share it: animation_with_skeleton's 2,464 vertices hold 286 distinct
 // processed lists): each distinct list is computed once. Lists are equal when count, bones
 // and weight bits are.
-class PaletteMemo {
+class ListMemo {
 public:
-    explicit PaletteMemo(std::size_t n) : slots_(std::bit_ceil(std::max<std::size_t>(2 * n, 16)), empty) {}
+    explicit ListMemo(std::size_t n) : slots_(std::bit_ceil(std::max<std::size_t>(2 * n, 16)), empty) {}
 
-    // The first vertex seen with the same list as `v`, or none (then `v` is recorded: the
-    // caller computes its palette). Lists outside 1..4 influences are never recorded.
+    // The id (0, 1, ... in order of first appearance) of the list of `v`, or none when it is
+    // new: then `v` is recorded as the list's first vertex under the next id (the caller
+    // computes its palette). Lists outside 1..4 influences are never recorded.
     std::optional<std::uint32_t> find_or_add(const std::vector<SkinnedVertex>& vertices, std::uint32_t v) {
         const SkinnedVertex& vx = vertices[v];
         if (vx.influence_count < 1 || vx.influence_count > 4) return std::nullopt;
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t at = hash(vx) & mask;; at = (at + 1) & mask) {
             if (slots_[at] == empty) {
-                slots_[at] = v;
+                slots_[at] = static_cast<std::uint32_t>(first_vertex_.size());
+                first_vertex_.push_back(v);
                 return std::nullopt;
             }
-            if (same_list(vertices[slots_[at]], vx)) return slots_[at];
+            if (same_list(vertices[first_vertex_[slots_[at]]], vx)) return slots_[at];
         }
     }
 
 private:
     static constexpr std::uint32_t empty = 0xFFFFFFFFu;
-    std::vector<std::uint32_t> slots_;
+    std::vector<std::uint32_t> slots_;         // list ids
+    std::vector<std::uint32_t> first_vertex_;  // by list id
 
+    // An influence as one word: its bone and its weight bits (one load).
+    static_assert(sizeof(Influence) == 8 && std::is_trivially_copyable_v<Influence>);
+    static std::uint64_t word(const Influence& i) {
+        std::uint64_t w;
+        std::memcpy(&w, &i, sizeof w);
+        return w;
+    }
     static std::uint64_t hash(const SkinnedVertex& vx) {
         std::uint64_t h = vx.influence_count;
-        for (std::size_t k = 0; k < vx.influence_count; ++k) {
-            h ^= (std::uint64_t(vx.influences[k].bone) << 32) | std::bit_cast<std::uint32_t>(vx.influences[k].weight);
-            h *= 0x9E3779B97F4A7C15ull;
-            h ^= h >> 29;
-        }
-        return h;
+        for (std::size_t k = 0; k < vx.influence_count; ++k) h = (h ^ word(vx.influences[k])) * 0x9E3779B97F4A7C15ull;
+        // The products carry low bits upwards only: fold the high bits (weights) back down
+        // once, for the slot index (MurmurHash3's finaliser step).
+        h ^= h >> 33;
+        h *= 0xFF51AFD7ED558CCDull;
+        return h ^ (h >> 33);
     }
     static bool same_list(const SkinnedVertex& a, const SkinnedVertex& b) {
         if (a.influence_count != b.influence_count) return false;
         for (std::size_t k = 0; k < a.influence_count; ++k)
-            if (a.influences[k].bone != b.influences[k].bone ||
-                std::bit_cast<std::uint32_t>(a.influences[k].weight) != std::bit_cast<std::uint32_t>(b.influences[k].weight))
-                return false;
+            if (word(a.influences[k]) != word(b.influences[k])) return false;
         return true;
     }
 };
+
+// The vertex order (THE ORDERING RULE, part 3: stable by sort key) as a counting sort over
+// the distinct lists: their keys are sorted (few), equal keys form one group, and the vertices
+// are placed group by group in input order.
+struct Grouping {
+    std::vector<std::uint32_t> order;        // order[new_index] = input vertex
+    std::vector<std::uint32_t> group_end;    // new index after each group's last vertex
+    std::vector<std::uint32_t> group_list;   // a list of each group (they share the palette bones)
+};
+
+Grouping group_by_key(const std::vector<Palette>& lists, const std::vector<std::uint32_t>& list_of, OrderingRule rule) {
+    struct Keyed {
+        std::uint64_t key;
+        std::uint32_t list;
+    };
+    std::vector<Keyed> keyed(lists.size());
+    for (std::size_t l = 0; l < lists.size(); ++l) keyed[l] = {sort_key(lists[l], rule), static_cast<std::uint32_t>(l)};
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+    Grouping g;
+    std::vector<std::uint32_t> group_of(lists.size());
+    for (std::size_t k = 0; k < keyed.size(); ++k) {
+        if (k == 0 || keyed[k].key != keyed[k - 1].key) g.group_list.push_back(keyed[k].list);
+        group_of[keyed[k].list] = static_cast<std::uint32_t>(g.group_list.size() - 1);
+    }
+    // Counting sort: group sizes, their starts, then each vertex in input order.
+    std::vector<std::uint32_t> next(g.group_list.size(), 0);
+    for (std::uint32_t l : list_of) ++next[group_of[l]];
+    g.group_end.resize(next.size());
+    std::uint32_t at = 0;
+    for (std::size_t k = 0; k < next.size(); ++k) {
+        const std::uint32_t size = next[k];
+        next[k] = at;
+        at += size;
+        g.group_end[k] = at;
+    }
+    g.order.resize(list_of.size());
+    for (std::size_t v = 0; v < list_of.size(); ++v) g.order[next[group_of[list_of[v]]]++] = static_cast<std::uint32_t>(v);
+    return g;
+}
 
 }  // namespace
 
 PreprocessResult preprocess(const SkinnedMesh& mesh, const PreprocessOptions& opt) {
     const std::size_t n = mesh.vertices.size();
     if (n > 0xFFFFFFFFull / record_bytes) throw Error(ErrorKind::limit, "too many vertices for a 32-bit stream_size");
-    std::vector<Palette> palettes(n);
-    struct Keyed {
-        std::uint64_t key;
-        std::uint32_t index;
-    };
-    std::vector<Keyed> keys(n);
-    PaletteMemo memo(n);
+    // Each vertex checked and given its list; the palette computed once per distinct list.
+    std::vector<Palette> lists;
+    std::vector<std::uint32_t> list_of(n);
+    ListMemo memo(n);
     for (std::size_t v = 0; v < n; ++v) {
         check_vertex_values(mesh.vertices[v], v);
         // A list seen before succeeded there: the same palette (a failing list fails at its
         // first vertex, as without the memo).
         if (auto seen = memo.find_or_add(mesh.vertices, static_cast<std::uint32_t>(v))) {
-            palettes[v] = palettes[*seen];
-            keys[v] = {keys[*seen].key, static_cast<std::uint32_t>(v)};
+            list_of[v] = *seen;
             continue;
         }
-        palettes[v] = palette_of(mesh.vertices[v], v, opt);
-        keys[v] = {sort_key(palettes[v], opt.rule), static_cast<std::uint32_t>(v)};
+        list_of[v] = static_cast<std::uint32_t>(lists.size());
+        lists.push_back(palette_of(mesh.vertices[v], v, opt));
     }
-    // Stable by construction: ties are broken by the input index.
-    if (!std::is_sorted(keys.begin(), keys.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; })) {
-        if (n < (1u << 24)) {
-            // Key (35 bits) and index (24 bits) packed in one word: a plain integer sort.
-            std::vector<std::uint64_t> packed(n);
-            for (std::size_t v = 0; v < n; ++v) packed[v] = (keys[v].key << 24) | keys[v].index;
-            std::sort(packed.begin(), packed.end());
-            for (std::size_t v = 0; v < n; ++v)
-                keys[v] = {packed[v] >> 24, static_cast<std::uint32_t>(packed[v] & 0xFFFFFFu)};
-        } else {
-            std::sort(keys.begin(), keys.end(),
-                      [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.index < b.index; });
-        }
-    }
+    Grouping g = group_by_key(lists, list_of, opt.rule);
 
     PreprocessResult out;
-    out.order.resize(n);
     Stream& s = out.stream;
     s.envelope = opt.envelope;
     s.terminal = opt.terminal;
     // Filled in order below: one pass over the records instead of zero-filling them first.
     s.vertices.reserve(n);
-    for (std::size_t i = 0; i < n;) {
-        std::size_t j = i + 1;
-        while (j < n && keys[j].key == keys[i].key && j - i < max_batch_vertices) ++j;
-        const Palette& p = palettes[keys[i].index];
-        Batch b;
-        b.header = BatchHeader::make(p.bones, static_cast<std::uint16_t>(j - i), p.count);
-        b.first_vertex = static_cast<std::uint32_t>(i);
-        b.vertex_count = static_cast<std::uint32_t>(j - i);
-        s.batches.push_back(b);
-        for (std::size_t k = i; k < j; ++k) {
-            std::uint32_t src = keys[k].index;
-            out.order[k] = src;
-            write_vertex(s.vertices.emplace_back(), mesh.vertices[src], palettes[src]);
+    std::uint32_t i = 0;
+    for (std::size_t k = 0; k < g.group_end.size(); ++k) {
+        const Palette& p = lists[g.group_list[k]];
+        // THE ORDERING RULE, part 4: a group is one batch, split every 65,535 vertices.
+        for (; i < g.group_end[k];) {
+            const std::uint32_t j = i + std::min(g.group_end[k] - i, max_batch_vertices);
+            Batch b;
+            b.header = BatchHeader::make(p.bones, static_cast<std::uint16_t>(j - i), p.count);
+            b.first_vertex = i;
+            b.vertex_count = j - i;
+            s.batches.push_back(b);
+            for (; i < j; ++i) {
+                const std::uint32_t src = g.order[i];
+                write_vertex(s.vertices.emplace_back(), mesh.vertices[src], lists[list_of[src]]);
+            }
         }
-        i = j;
     }
     endian::store_be32(s.envelope.data(), static_cast<std::uint32_t>(s.stream_size()));
 
     std::vector<std::uint32_t> new_index(n);
-    for (std::size_t k = 0; k < n; ++k) new_index[out.order[k]] = static_cast<std::uint32_t>(k);
+    for (std::uint32_t k = 0; k < n; ++k) new_index[g.order[k]] = k;
+    out.order = std::move(g.order);
     out.triangles.resize(mesh.triangles.size());
     for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
         for (std::size_t c = 0; c < 3; ++c) {
