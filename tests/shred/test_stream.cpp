@@ -140,6 +140,68 @@ BOOST_AUTO_TEST_CASE(every_invariant_has_its_own_error) {
     BOOST_CHECK_NE(std::string(e->path()).find("vertex[1]"), std::string::npos);
 }
 
+// The vertex check tests several fields per instruction (stream_codec.cpp, vertex_ok): every
+// field of every vertex of a batch must still be seen on its own, at its own offset.
+BOOST_AUTO_TEST_CASE(every_vertex_field_is_checked_on_its_own) {
+    const auto good = str_stream();  // vertices at 128, 192, 256 (batch 0) and 384.. (batch 1)
+    for (std::size_t at : {128u, 192u, 256u, 384u, 512u}) {
+        auto expect_at = [&](mod::Bytes b, Invariant inv, std::size_t field) {
+            auto e = modtest::catch_error([&] { decode(b); });
+            BOOST_REQUIRE(e);
+            BOOST_CHECK_MESSAGE(is_violation(*e, inv), std::string("expected ") + to_string(inv) + ", got: " + e->what());
+            BOOST_CHECK_EQUAL(e->offset(), at + field);
+        };
+        for (std::size_t k = 0; k < 3; ++k) {
+            for (std::uint32_t bits : {0x7F800000u, 0xFF800000u, 0x7FC00001u}) {
+                auto b = good;
+                put32(b, at + vertex_field::position + 4 * k, bits);
+                expect_at(b, Invariant::position_finite, vertex_field::position + 4 * k);
+                b = good;
+                put32(b, at + vertex_field::tangent + 4 * k, bits);
+                expect_at(b, Invariant::tangent_finite, vertex_field::tangent + 4 * k);
+                // A normal is a warning, never an error.
+                b = good;
+                put32(b, at + vertex_field::normal + 4 * k, bits);
+                StreamReport r;
+                decode(b, {}, &r);
+                BOOST_REQUIRE_EQUAL(r.non_finite_normals, 1u);
+                BOOST_CHECK_EQUAL(r.warnings[0].offset, at + vertex_field::normal);
+            }
+            // The largest finite value and its negative are fine.
+            auto b = good;
+            put32(b, at + vertex_field::position + 4 * k, 0x7F7FFFFFu);
+            put32(b, at + vertex_field::tangent + 4 * k, 0xFF7FFFFFu);
+            BOOST_CHECK_NO_THROW(decode(b));
+        }
+        for (std::size_t k = 0; k < 4; ++k) {
+            for (std::uint16_t bits : {std::uint16_t(0x7C00), std::uint16_t(0xFC00), std::uint16_t(0x7E01)}) {
+                auto b = good;
+                put16(b, at + vertex_field::uv0 + 2 * k, bits);
+                expect_at(b, Invariant::uv_finite, vertex_field::uv0 + 2 * k);
+            }
+            auto b = good;
+            put16(b, at + vertex_field::uv0 + 2 * k, 0xFBFF);  // -65504
+            BOOST_CHECK_NO_THROW(decode(b));
+        }
+        // Unknown words may hold anything (exponent bits included).
+        auto b = good;
+        put32(b, at + vertex_field::extra, 0x7F800000u);
+        put32(b, at + vertex_field::trailing, 0x7C007C00u);
+        put32(b, at + vertex_field::trailing + 4, 0x7F807F80u);
+        StreamReport r;
+        decode(b, {}, &r);
+        BOOST_CHECK_EQUAL(r.warnings.size(), 0u);
+        // Tangent signs: -1 and +1 silently, anything else a warning.
+        for (std::uint32_t sign : {0x3F800000u, 0xBF800000u, 0x3F800001u, 0x3F000000u, 0x7F800000u, 0u}) {
+            b = good;
+            put32(b, at + vertex_field::tangent_sign, sign);
+            StreamReport report;
+            decode(b, {}, &report);
+            BOOST_CHECK_EQUAL(report.odd_tangent_signs, (sign & 0x7FFFFFFFu) == 0x3F800000u ? 0u : 1u);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(distinct_codes) {
     std::set<std::string> codes;
     for (int i = 0; i <= static_cast<int>(Invariant::tangent_finite); ++i)

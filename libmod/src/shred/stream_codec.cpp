@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace mod::shred {
 
 const char* to_string(Invariant invariant) noexcept {
@@ -198,6 +202,56 @@ void diagnose_vertex(const std::uint8_t* v, const std::uint8_t* palette, std::si
         add_warning(report, StreamWarning::Kind::tangent_sign, index, where.base + pos + vertex_field::tangent_sign);
 }
 
+// The fast test of check_vertices on one record: weights sum to 255 with none in an unused
+// slot (`inactive_mask`: the unused slots' bytes of the big-endian weights word), position,
+// normal, tangent and UVs finite, tangent sign +-1. False sends the vertex to diagnose_vertex.
+#if defined(__SSE2__)
+// Four lanes at a time. The record is big-endian: instead of swapping its bytes, the exponent
+// masks are swapped (0x7F800000 reads 0x0000807F, a half's 0x7C00 reads 0x007C).
+inline bool vertex_ok(const std::uint8_t* v, std::uint32_t inactive_mask) noexcept {
+    const __m128i f32_exponent = _mm_set1_epi32(0x807F);
+    const __m128i f16_exponent = _mm_set1_epi16(0x7C);
+    auto load = [v](std::size_t at) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(v + at)); };
+    auto all_ones = [](__m128i x, __m128i mask) { return _mm_cmpeq_epi32(_mm_and_si128(x, mask), mask); };
+    // Lanes 0..2 of each: position, normal, tangent (lane 3 holds weights, extra, sign).
+    const __m128i floats = _mm_or_si128(all_ones(load(vertex_field::position), f32_exponent),
+                                        _mm_or_si128(all_ones(load(vertex_field::normal), f32_exponent),
+                                                     all_ones(load(vertex_field::tangent), f32_exponent)));
+    // Halves 0..3: uv0, uv1 (then the trailing bytes).
+    const __m128i uv = load(vertex_field::uv0);
+    const __m128i halves = _mm_cmpeq_epi16(_mm_and_si128(uv, f16_exponent), f16_exponent);
+    const bool finite = (_mm_movemask_ps(_mm_castsi128_ps(floats)) & 0x7) == 0 && (_mm_movemask_epi8(halves) & 0xFF) == 0;
+    const std::uint32_t w = endian::load_be32(v + vertex_field::weights);
+    const unsigned sum = (w >> 24) + ((w >> 16) & 0xFF) + ((w >> 8) & 0xFF) + (w & 0xFF);
+    const std::uint32_t sign = endian::load_be32(v + vertex_field::tangent_sign);
+    return finite & (sum == 255) & !(w & inactive_mask) & ((sign & 0x7FFFFFFFu) == 0x3F800000u);
+}
+#else
+inline bool vertex_ok(const std::uint8_t* v, std::uint32_t inactive_mask) noexcept {
+    std::uint32_t w = endian::load_be32(v + vertex_field::weights);
+    unsigned sum = (w >> 24) + ((w >> 16) & 0xFF) + ((w >> 8) & 0xFF) + (w & 0xFF);
+    std::uint32_t e = 0x7F800000u;
+    std::uint32_t pos_ok = (endian::load_be32(v) & e) != e;
+    pos_ok &= (endian::load_be32(v + 4) & e) != e;
+    pos_ok &= (endian::load_be32(v + 8) & e) != e;
+    std::uint32_t tan_ok = (endian::load_be32(v + 0x20) & e) != e;
+    tan_ok &= (endian::load_be32(v + 0x24) & e) != e;
+    tan_ok &= (endian::load_be32(v + 0x28) & e) != e;
+    std::uint32_t nrm_ok = (endian::load_be32(v + 0x10) & e) != e;
+    nrm_ok &= (endian::load_be32(v + 0x14) & e) != e;
+    nrm_ok &= (endian::load_be32(v + 0x18) & e) != e;
+    std::uint64_t uv = endian::load_be64(v + vertex_field::uv0);
+    constexpr std::uint64_t hm = 0x7C007C007C007C00ull;
+    // A half is non-finite when its exponent bits are all set: test each lane.
+    std::uint64_t lanes = uv & hm;
+    bool uv_ok = ((lanes >> 48) & 0xFFFF) != 0x7C00 && ((lanes >> 32) & 0xFFFF) != 0x7C00 &&
+                 ((lanes >> 16) & 0xFFFF) != 0x7C00 && (lanes & 0xFFFF) != 0x7C00;
+    std::uint32_t sign = endian::load_be32(v + vertex_field::tangent_sign);
+    bool sign_ok = sign == 0x3F800000u || sign == 0xBF800000u;
+    return sum == 255 && !(w & inactive_mask) && pos_ok && tan_ok && nrm_ok && uv_ok && sign_ok;
+}
+#endif
+
 // Checks `count` vertices stored back to back at `v` (stream offset `pos`): the fast path
 // tests everything at once and falls back to diagnose_vertex on the rare vertex that needs it.
 void check_vertices(const std::uint8_t* v, std::uint32_t count, const std::uint8_t* palette, std::size_t batch,
@@ -205,30 +259,8 @@ void check_vertices(const std::uint8_t* v, std::uint32_t count, const std::uint8
     std::uint32_t inactive_mask = 0;
     for (std::size_t k = 0; k < 4; ++k)
         if (palette[k] == unused_bone) inactive_mask |= 0xFFu << (24 - 8 * k);
-    for (std::uint32_t i = 0; i < count; ++i, v += record_bytes, pos += record_bytes) {
-        std::uint32_t w = endian::load_be32(v + vertex_field::weights);
-        unsigned sum = (w >> 24) + ((w >> 16) & 0xFF) + ((w >> 8) & 0xFF) + (w & 0xFF);
-        std::uint32_t e = 0x7F800000u;
-        std::uint32_t pos_ok = (endian::load_be32(v) & e) != e;
-        pos_ok &= (endian::load_be32(v + 4) & e) != e;
-        pos_ok &= (endian::load_be32(v + 8) & e) != e;
-        std::uint32_t tan_ok = (endian::load_be32(v + 0x20) & e) != e;
-        tan_ok &= (endian::load_be32(v + 0x24) & e) != e;
-        tan_ok &= (endian::load_be32(v + 0x28) & e) != e;
-        std::uint32_t nrm_ok = (endian::load_be32(v + 0x10) & e) != e;
-        nrm_ok &= (endian::load_be32(v + 0x14) & e) != e;
-        nrm_ok &= (endian::load_be32(v + 0x18) & e) != e;
-        std::uint64_t uv = endian::load_be64(v + vertex_field::uv0);
-        constexpr std::uint64_t hm = 0x7C007C007C007C00ull;
-        // A half is non-finite when its exponent bits are all set: test each lane.
-        std::uint64_t lanes = uv & hm;
-        bool uv_ok = ((lanes >> 48) & 0xFFFF) != 0x7C00 && ((lanes >> 32) & 0xFFFF) != 0x7C00 &&
-                     ((lanes >> 16) & 0xFFFF) != 0x7C00 && (lanes & 0xFFFF) != 0x7C00;
-        std::uint32_t sign = endian::load_be32(v + vertex_field::tangent_sign);
-        bool sign_ok = sign == 0x3F800000u || sign == 0xBF800000u;
-        if (sum == 255 && !(w & inactive_mask) && pos_ok && tan_ok && nrm_ok && uv_ok && sign_ok) continue;
-        diagnose_vertex(v, palette, batch, first_index + i, pos, where, report);
-    }
+    for (std::uint32_t i = 0; i < count; ++i, v += record_bytes, pos += record_bytes)
+        if (!vertex_ok(v, inactive_mask)) diagnose_vertex(v, palette, batch, first_index + i, pos, where, report);
 }
 
 }  // namespace
@@ -245,7 +277,8 @@ Stream decode_stream(const ByteReader& r, const StreamContext& context, StreamRe
     std::memcpy(s.envelope.data(), p, record_bytes);
     std::memcpy(s.terminal.raw.data(), p + st.terminal_pos, record_bytes);
     s.batches.resize(st.batches.size());
-    s.vertices.resize(st.vertices);
+    // Reserved and appended record by record: a resize would zero-fill them first.
+    s.vertices.reserve(st.vertices);
     std::uint32_t first = 0;
     for (std::size_t b = 0; b < st.batches.size(); ++b) {
         const auto& span = st.batches[b];
@@ -256,7 +289,8 @@ Stream decode_stream(const ByteReader& r, const StreamContext& context, StreamRe
         const std::uint8_t* v = p + span.header_pos + record_bytes;
         check_vertices(v, span.vertex_count, batch.header.raw.data(), b, first, span.header_pos + record_bytes, where,
                        report);
-        std::memcpy(s.vertices[first].raw.data(), v, std::size_t(span.vertex_count) * record_bytes);
+        for (std::uint32_t i = 0; i < span.vertex_count; ++i)
+            s.vertices.push_back(VertexRecord::from_bytes(v + std::size_t(i) * record_bytes));
         first += span.vertex_count;
     }
     return s;

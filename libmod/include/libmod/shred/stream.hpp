@@ -22,6 +22,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -55,6 +56,13 @@ inline constexpr std::size_t trailing = 0x38;      // u8[8], unknown
 // touch every field of millions of records).
 struct VertexRecord {
     Record raw{};
+
+    // A copy of the 64 bytes at `p` (builds vectors of records without zero-filling them first).
+    static VertexRecord from_bytes(const std::uint8_t* p) noexcept {
+        VertexRecord r;
+        std::memcpy(r.raw.data(), p, record_bytes);
+        return r;
+    }
 
     std::uint32_t word(std::size_t offset) const noexcept { return endian::load_be32(raw.data() + offset); }
     void set_word(std::size_t offset, std::uint32_t v) noexcept { endian::store_be32(raw.data() + offset, v); }
