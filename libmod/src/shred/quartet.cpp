@@ -7,8 +7,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstring>
 #include <map>
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 namespace mod::shred {
 
@@ -580,19 +585,40 @@ QuartetFiles write_quartet(const QuartetModel& m) { return lay_out(m, plan_layou
 
 namespace {
 
-void set_box(Bytes& head, const std::vector<VertexRecord>& vertices) {
+// The box of the stored positions, as std::min / std::max give it walking the stream in order
+// (ties between -0 and +0 keep the earlier one). Taken from the preprocessor's input through
+// its order (the records hold the very same float bits, big-endian): no byte swapping.
+// Positions are finite (the preprocessor checked them), so no NaN reaches the comparisons.
+void set_box(Bytes& head, const SkinnedMesh& mesh, const std::vector<std::uint32_t>& order) {
     std::array<float, 3> lo{}, hi{};
-    for (std::size_t k = 0; k < 3; ++k) {
-        lo[k] = vertices.empty() ? 0.0f : vertices[0].position()[k];
-        hi[k] = lo[k];
+    if (!order.empty()) lo = hi = mesh.vertices[order[0]].position;
+#if defined(__SSE2__)
+    // Lane 3 (the float after the position) is loaded and ignored. _mm_min_ps(p, lo) is
+    // p < lo ? p : lo, which is std::min(lo, p); likewise for max.
+    static_assert(sizeof(SkinnedVertex) >= offsetof(SkinnedVertex, position) + 16);
+    auto load = [&](std::uint32_t v) {
+        return _mm_loadu_ps(reinterpret_cast<const float*>(reinterpret_cast<const unsigned char*>(&mesh.vertices[v]) +
+                                                           offsetof(SkinnedVertex, position)));
+    };
+    __m128 vlo = _mm_setr_ps(lo[0], lo[1], lo[2], 0), vhi = _mm_setr_ps(hi[0], hi[1], hi[2], 0);
+    for (std::uint32_t v : order) {
+        const __m128 p = load(v);
+        vlo = _mm_min_ps(p, vlo);
+        vhi = _mm_max_ps(p, vhi);
     }
-    for (const auto& v : vertices) {
-        auto p = v.position();
+    alignas(16) float out_lo[4], out_hi[4];
+    _mm_store_ps(out_lo, vlo);
+    _mm_store_ps(out_hi, vhi);
+    for (std::size_t k = 0; k < 3; ++k) lo[k] = out_lo[k], hi[k] = out_hi[k];
+#else
+    for (std::uint32_t v : order) {
+        const auto& p = mesh.vertices[v].position;
         for (std::size_t k = 0; k < 3; ++k) {
             lo[k] = std::min(lo[k], p[k]);
             hi[k] = std::max(hi[k], p[k]);
         }
     }
+#endif
     for (std::size_t k = 0; k < 3; ++k) {
         endian::store_be32(head.data() + q1::box_min + 4 * k, std::bit_cast<std::uint32_t>(lo[k]));
         endian::store_be32(head.data() + q1::box_max + 4 * k, std::bit_cast<std::uint32_t>(hi[k]));
@@ -635,7 +661,7 @@ QuartetFiles build_quartet(std::span<const BoneSpec> bones, std::span<const NewQ
         endian::store_be32(h + q1::mgp_size, 0);
         endian::store_be32(h + q1::index_format, q1::index_format_u16);
         endian::store_be32(h + metadata_field::flags, metadata_field::processed_bit);
-        set_box(qm.head, r.stream.vertices);
+        set_box(qm.head, nm.mesh, r.order);
         qm.stream = std::move(r.stream);
         qm.triangles = std::move(r.triangles);
         endian::store_be32(qm.footer.data(), nm.name_hash);
@@ -678,7 +704,7 @@ std::uint64_t replace_in_model(QuartetModel& m, std::size_t mesh_index, const Sk
     rep.old_vertices = static_cast<std::uint32_t>(qm.stream.vertices.size());
     rep.old_batches = static_cast<std::uint32_t>(qm.stream.batches.size());
     rep.old_triangles = static_cast<std::uint32_t>(qm.triangles.size());
-    set_box(qm.head, r.stream.vertices);
+    set_box(qm.head, mesh, r.order);
     endian::store_be32(qm.head.data() + metadata_field::flags,
                        be32(qm.head, metadata_field::flags) | metadata_field::processed_bit);
     qm.stream = std::move(r.stream);
