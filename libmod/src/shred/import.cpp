@@ -214,10 +214,17 @@ SkinnedMesh to_skinned_mesh(const scene::Mesh& m) {
     std::size_t n = m.vertex_count();
     if (m.skin.size() != n)
         throw Error(ErrorKind::format, "mesh '" + m.name + "' has no processed skin weights");
+    // bytes / 255 come back from the preprocessor's quantiser as exactly these bytes.
+    static const std::array<float, 256> weight_of_byte = [] {
+        std::array<float, 256> t{};
+        for (std::size_t b = 0; b < t.size(); ++b) t[b] = float(b) / 255.0f;
+        return t;
+    }();
     SkinnedMesh out;
-    out.vertices.resize(n);
+    // Each vertex is made whole and appended (a resize would zero-fill them all first).
+    out.vertices.reserve(n);
     for (std::size_t v = 0; v < n; ++v) {
-        SkinnedVertex& sv = out.vertices[v];
+        SkinnedVertex sv;
         sv.position = m.positions[v];
         sv.normal = m.normals[v];
         sv.tangent = {m.tangents[v][0], m.tangents[v][1], m.tangents[v][2]};
@@ -230,9 +237,9 @@ SkinnedMesh to_skinned_mesh(const scene::Mesh& m) {
             if (s.bones[k] >= unused_bone)
                 throw Error(ErrorKind::format, "mesh '" + m.name + "' vertex " + std::to_string(v) + " names bone " +
                                                    std::to_string(s.bones[k]) + "; SHRED palettes hold bones 0 to 254");
-            // bytes / 255 come back from the preprocessor's quantiser as exactly these bytes.
-            sv.influences[k] = {s.bones[k], float(s.weights[k]) / 255.0f};
+            sv.influences[k] = {s.bones[k], weight_of_byte[s.weights[k]]};
         }
+        out.vertices.push_back(sv);
     }
     out.triangles = m.triangles;
     return out;
