@@ -461,9 +461,13 @@ private:
         out.positions.reserve(n);
         for (std::size_t v = 0; v < n; ++v) {
             const Vec3 p = to_vec3(in.mVertices[v]);
-            if (!all_finite(p)) fail_position(out, v, "");
             const Vec3 q = identity ? p : m.point(p);
-            if (!all_finite(q)) fail_position(out, v, " after the node transform and unit/axis conversion");
+            // A non-finite input always gives a non-finite output (inf * 0 and inf - inf are
+            // NaN, NaN stays NaN), so one test per vertex; the input decides which message.
+            if (!all_finite(q)) {
+                if (!all_finite(p)) fail_position(out, v, "");
+                fail_position(out, v, " after the node transform and unit/axis conversion");
+            }
             out.positions.push_back(q);
         }
     }
