@@ -45,6 +45,11 @@ BOOST_AUTO_TEST_CASE(missing_and_oversized_inputs_fail_with_the_right_kind) {
     auto big = modtest::catch_error([&] { read_file(dir / "big.bin", 99); });
     BOOST_REQUIRE(big);
     BOOST_TEST(big->kind() == ErrorKind::limit);
+    BOOST_TEST(read_file(dir / "big.bin", 100).size() == 100u);  // the limit itself is allowed
+    auto folder = modtest::catch_error([&] { read_file(dir.path()); });  // opens, but is no file
+    BOOST_REQUIRE(folder);
+    BOOST_TEST(folder->kind() == ErrorKind::io);
+    BOOST_TEST(folder->file() == dir.path().string());
 }
 
 BOOST_AUTO_TEST_CASE(unwritable_destination_is_an_io_error) {

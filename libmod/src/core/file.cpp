@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <random>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace mod {
@@ -42,9 +43,11 @@ Bytes read_file(const fs::path& path, std::uint64_t max_size) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(ErrorKind::io, "cannot open for reading: " + errno_text(), path.string());
     FdCloser closer{fd};
-    std::error_code ec;
-    auto size = fs::file_size(path, ec);
-    if (ec) throw Error(ErrorKind::io, "cannot read the size: " + ec.message(), path.string());
+    // The size of the file opened (not of whatever the path names by now).
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) throw Error(ErrorKind::io, "cannot read the size: " + errno_text(), path.string());
+    if (!S_ISREG(info.st_mode)) throw Error(ErrorKind::io, "not a regular file", path.string());
+    const auto size = static_cast<std::uint64_t>(info.st_size);
     if (size > max_size)
         throw Error(ErrorKind::limit,
                     "file is " + std::to_string(size) + " bytes, above the limit of " +
