@@ -222,6 +222,21 @@ BOOST_AUTO_TEST_CASE(non_finite_values) {
     // Positions: refused at conversion, before or after the node transform.
     with_damage([&] { q.mesh->mVertices[2].y = nan; }, [&] { expect_format_error(q, "vertex 2 has a non-finite position"); },
                 [&] { q.mesh->mVertices[2].y = 1; });
+    // A non-finite input under a conversion (scale and axis swap, whose zero coefficients meet
+    // the infinity) is reported as the file's own value, not as the conversion's doing.
+    for (float bad : {nan, inf, -inf}) {
+        ImportOptions swapped;
+        swapped.axes = parse_axis_map("zup-to-yup");
+        swapped.scale = 2;
+        const float saved = q.mesh->mVertices[2].x;
+        q.mesh->mVertices[2].x = bad;
+        auto e = modtest::catch_error([&] { convert_assimp_scene(*q.scene, "hostile.fbx", swapped); });
+        q.mesh->mVertices[2].x = saved;
+        BOOST_TEST_REQUIRE(e.has_value());
+        const std::string what = e->what();
+        BOOST_TEST(what.find("vertex 2 has a non-finite position") != std::string::npos, what);
+        BOOST_TEST(what.find("after the node transform") == std::string::npos, what);
+    }
     // A finite position that the unit/axis conversion takes out of float range.
     {
         ImportOptions huge;
