@@ -222,6 +222,58 @@ BOOST_AUTO_TEST_CASE(every_value_is_checked_on_its_own) {
     BOOST_CHECK_NO_THROW(preprocess(odd));
 }
 
+// The records are written several fields per instruction (preprocess.cpp, write_vertex):
+// every field must hold exactly the input's bits, UVs exactly float_to_half's, whichever path
+// (normal halves four at a time, or the general conversion) each vertex takes.
+BOOST_AUTO_TEST_CASE(records_hold_the_exact_bits) {
+    modtest::Rng rng(77);
+    auto any_finite = [&] {
+        std::uint32_t b = (rng.below(0xFF) << 23) | rng.below(1u << 23) | (rng.below(2) << 31);
+        return std::bit_cast<float>(b);
+    };
+    auto any_bits = [&] { return std::bit_cast<float>(std::uint32_t(rng.below(1u << 16) << 16 | rng.below(1u << 16))); };
+    const float below_limit = std::nextafter(65520.0f, 0.0f);
+    const float min_normal = std::bit_cast<float>(0x38800000u), below_normal = std::bit_cast<float>(0x387FFFFFu);
+    const std::vector<float> edges = {0.0f,       -0.0f,        1e-10f,       -3e-8f,      6e-5f,      min_normal,
+                                      below_normal, -min_normal, 1.0f,         -2.5f,       65504.0f,   below_limit,
+                                      -below_limit, 0.000123f,   std::bit_cast<float>(0x3F801000u), std::bit_cast<float>(0x3F803000u)};
+    auto any_uv = [&] {
+        if (rng.below(3) == 0) return edges[rng.below(static_cast<std::uint32_t>(edges.size()))];
+        return float(int(rng.below(2000000)) - 1000000) / float(16 + rng.below(4000));  // below 62,500
+    };
+    auto m = shredtest::random_mesh(3000, 40, 13);
+    for (auto& v : m.vertices) {
+        for (auto& f : v.position) f = any_finite();
+        for (auto& f : v.tangent) f = any_finite();
+        for (auto& f : v.normal) f = any_bits();
+        v.tangent_sign = any_bits();
+        v.uv0 = {any_uv(), any_uv()};
+        v.uv1 = {any_uv(), any_uv()};
+        v.extra = rng.below(1u << 16) << 16 | rng.below(1u << 16);
+        for (auto& b : v.trailing) b = static_cast<std::uint8_t>(rng.below(256));
+    }
+    auto r = preprocess(m);
+    auto be32_of = [](float f) { return std::bit_cast<std::uint32_t>(f); };
+    for (std::size_t k = 0; k < r.order.size(); ++k) {
+        const auto& rec = r.stream.vertices[k];
+        const auto& v = m.vertices[r.order[k]];
+        for (std::size_t c = 0; c < 3; ++c) {
+            BOOST_REQUIRE_EQUAL(rec.word(vertex_field::position + 4 * c), be32_of(v.position[c]));
+            BOOST_REQUIRE_EQUAL(rec.word(vertex_field::normal + 4 * c), be32_of(v.normal[c]));
+            BOOST_REQUIRE_EQUAL(rec.word(vertex_field::tangent + 4 * c), be32_of(v.tangent[c]));
+        }
+        BOOST_REQUIRE_EQUAL(rec.word(vertex_field::tangent_sign), be32_of(v.tangent_sign));
+        BOOST_REQUIRE_EQUAL(rec.word(vertex_field::extra), v.extra);
+        BOOST_REQUIRE(rec.halves(vertex_field::uv0) ==
+                      (std::array<std::uint16_t, 2>{float_to_half(v.uv0[0]), float_to_half(v.uv0[1])}));
+        BOOST_REQUIRE(rec.halves(vertex_field::uv1) ==
+                      (std::array<std::uint16_t, 2>{float_to_half(v.uv1[0]), float_to_half(v.uv1[1])}));
+        BOOST_REQUIRE(std::equal(v.trailing.begin(), v.trailing.end(), rec.raw.begin() + vertex_field::trailing));
+        auto w = rec.weights();
+        BOOST_REQUIRE_EQUAL(int(w[0]) + w[1] + w[2] + w[3], 255);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(duplicate_bones_are_merged) {
     SkinnedMesh m;
     SkinnedVertex v;

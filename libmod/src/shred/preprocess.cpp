@@ -201,6 +201,60 @@ void check_vertex_values(const SkinnedVertex& vx, std::size_t v) {
             fail_vertex(v, std::string(to_string(Invariant::uv_finite)) + ": UV is not finite as a half float");
 }
 
+#if defined(__SSE2__)
+// Reverses the bytes of each 32-bit lane (SSE2 has no byte shuffle): the bytes of each 16-bit
+// half, then the halves.
+inline __m128i byte_swap_32(__m128i x) {
+    x = _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+    x = _mm_shufflelo_epi16(x, _MM_SHUFFLE(2, 3, 0, 1));
+    return _mm_shufflehi_epi16(x, _MM_SHUFFLE(2, 3, 0, 1));
+}
+
+// float_to_half's fast path (floats that become normal halves) on four lanes, stored as four
+// big-endian halves; false (nothing stored) when a lane needs the general path.
+inline bool store_normal_halves(std::uint8_t* dst, __m128i bits) {
+    const __m128i magnitude = _mm_and_si128(bits, _mm_set1_epi32(0x7FFFFFFF));
+    // Magnitudes are below 2^31: signed comparisons are the unsigned ones.
+    const __m128i normal = _mm_and_si128(_mm_cmpgt_epi32(magnitude, _mm_set1_epi32(0x387FFFFF)),
+                                         _mm_cmplt_epi32(magnitude, _mm_set1_epi32(0x47800000)));
+    if (_mm_movemask_ps(_mm_castsi128_ps(normal)) != 0xF) return false;
+    const __m128i odd = _mm_and_si128(_mm_srli_epi32(magnitude, 13), _mm_set1_epi32(1));
+    __m128i h = _mm_srli_epi32(
+        _mm_add_epi32(_mm_add_epi32(magnitude, _mm_set1_epi32(0xFFF - 0x38000000)), odd), 13);
+    h = _mm_or_si128(h, _mm_and_si128(_mm_srli_epi32(bits, 16), _mm_set1_epi32(0x8000)));
+    // To 16-bit lanes: sign-extended first, so that the signed saturating pack keeps them.
+    h = _mm_srai_epi32(_mm_slli_epi32(h, 16), 16);
+    h = _mm_packs_epi32(h, h);
+    h = _mm_or_si128(_mm_slli_epi16(h, 8), _mm_srli_epi16(h, 8));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(dst), h);
+    return true;
+}
+
+// The vertex's floats are three runs of four in both layouts (position with normal[0],
+// normal with tangent[0], tangent with its sign): each is byte-swapped as one vector, and the
+// words the first two overrun (weights, extra) are written afterwards.
+static_assert(offsetof(SkinnedVertex, normal) == offsetof(SkinnedVertex, position) + 12 &&
+              offsetof(SkinnedVertex, tangent) == offsetof(SkinnedVertex, normal) + 12 &&
+              offsetof(SkinnedVertex, tangent_sign) == offsetof(SkinnedVertex, tangent) + 12);
+static_assert(vertex_field::weights == vertex_field::position + 12 && vertex_field::extra == vertex_field::normal + 12 &&
+              vertex_field::tangent_sign == vertex_field::tangent + 12 && vertex_field::uv1 == vertex_field::uv0 + 4);
+void write_vertex(VertexRecord& rec, const SkinnedVertex& vx, const Palette& p) {
+    const auto* src = reinterpret_cast<const unsigned char*>(&vx);
+    std::uint8_t* dst = rec.raw.data();
+    auto load = [src](std::size_t at) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + at)); };
+    auto store = [dst](std::size_t at, __m128i x) { _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + at), x); };
+    store(vertex_field::position, byte_swap_32(load(offsetof(SkinnedVertex, position))));
+    store(vertex_field::normal, byte_swap_32(load(offsetof(SkinnedVertex, normal))));
+    store(vertex_field::tangent, byte_swap_32(load(offsetof(SkinnedVertex, tangent))));
+    rec.set_weights(p.weights);
+    rec.set_word(vertex_field::extra, vx.extra);
+    if (!store_normal_halves(dst + vertex_field::uv0, load(offsetof(SkinnedVertex, uv0)))) {
+        rec.set_uv(0, vx.uv0);
+        rec.set_uv(1, vx.uv1);
+    }
+    std::memcpy(dst + vertex_field::trailing, vx.trailing.data(), 8);
+}
+#else
 void write_vertex(VertexRecord& rec, const SkinnedVertex& vx, const Palette& p) {
     rec.set_vec3(vertex_field::position, vx.position);
     rec.set_weights(p.weights);
@@ -212,6 +266,7 @@ void write_vertex(VertexRecord& rec, const SkinnedVertex& vx, const Palette& p) 
     rec.set_uv(1, vx.uv1);
     std::memcpy(rec.raw.data() + vertex_field::trailing, vx.trailing.data(), 8);
 }
+#endif
 
 // palette_of is a pure function of a vertex's influence list, and meshes made from FBX repeat
 // their lists (every corner of a control point carries its list, and the corners welding
