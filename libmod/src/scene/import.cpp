@@ -460,9 +460,12 @@ private:
     [[gnu::noinline]] void read_positions(const aiMesh& in, const Mat4& transform, bool identity, Mesh& out) const {
         const std::size_t n = in.mNumVertices;
         const WideAffine m(transform);
+        // Read through a local span: the vector's own pointers, stored on every push_back,
+        // would otherwise make the compiler re-read in.mVertices each time.
+        const std::span<const aiVector3D> src(in.mVertices, n);
         out.positions.reserve(n);
         for (std::size_t v = 0; v < n; ++v) {
-            const Vec3 p = to_vec3(in.mVertices[v]);
+            const Vec3 p = to_vec3(src[v]);
             const Vec3 q = identity ? p : m.point(p);
             // A non-finite input always gives a non-finite output (inf * 0 and inf - inf are
             // NaN, NaN stays NaN), so one test per vertex; the input decides which message.
@@ -496,13 +499,14 @@ private:
             return;
         }
         const WideAffine m(normal_m);
+        const std::span<const aiVector3D> src(in.mNormals, n);
+        Vec3 result{};  // of src[v - 1]
         for (std::size_t v = 0; v < n; ++v) {
-            if (v > 0 && same_bits(in.mNormals[v], in.mNormals[v - 1])) {
-                out.normals.push_back(out.normals.back());
-                continue;
+            if (v == 0 || !same_bits(src[v], src[v - 1])) {
+                const Vec3 nrm = to_vec3(src[v]);
+                result = all_finite(nrm) ? normalized(m.direction(nrm)) : nrm;
             }
-            const Vec3 nrm = to_vec3(in.mNormals[v]);
-            out.normals.push_back(all_finite(nrm) ? normalized(m.direction(nrm)) : nrm);
+            out.normals.push_back(result);
         }
     }
 
@@ -539,7 +543,8 @@ private:
         auto channel = [&](unsigned c) {
             std::vector<Vec2> uv;
             uv.reserve(n);
-            for (std::size_t v = 0; v < n; ++v) uv.push_back({in.mTextureCoords[c][v].x, in.mTextureCoords[c][v].y});
+            const std::span<const aiVector3D> src(in.mTextureCoords[c], n);
+            for (const aiVector3D& t : src) uv.push_back({t.x, t.y});
             return uv;
         };
         out.uv0 = in.HasTextureCoords(0) ? channel(0) : std::vector<Vec2>(n, Vec2{0, 0});
