@@ -96,6 +96,49 @@ BOOST_AUTO_TEST_CASE(slices_pad_to_16_byte_boundaries_of_the_mmp) {
     }
 }
 
+// Indices are converted eight at a time (quartet.cpp, encode_indices / decode_indices): each
+// one must still be checked on its own, wherever it falls in a group of eight or the tail.
+BOOST_AUTO_TEST_CASE(every_index_is_checked_on_its_own) {
+    const auto files = sample_files();
+    const auto m = read_quartet(files, "q");
+    const auto& qm = m.meshes[1];
+    const auto vc = static_cast<std::uint32_t>(qm.stream.vertices.size());
+    const std::size_t count = 3 * qm.triangles.size();
+    BOOST_REQUIRE_GT(count, 24u);
+    std::vector<std::size_t> positions;
+    for (std::size_t k = 0; k < 20; ++k) positions.push_back(k);
+    for (std::size_t k = count - 10; k < count; ++k) positions.push_back(k);
+    for (std::size_t k : positions) {
+        BOOST_TEST_CONTEXT("index " << k) {
+            // Reading: the first index not below the vertex count is named, at its offset.
+            for (std::uint32_t bad : {vc, vc + 1, 0xFFFFu}) {
+                auto f = files;
+                mod::endian::store_be16(f.mmp.data() + qm.mmp_offset + 2 * k, static_cast<std::uint16_t>(bad));
+                auto e = modtest::catch_error([&] { read_quartet(f, "q"); });
+                BOOST_REQUIRE(e);
+                BOOST_CHECK_EQUAL(e->path(), "meta.mesh[1].index[" + std::to_string(k) + "]");
+                BOOST_CHECK_EQUAL(e->offset(), qm.mmp_offset + 2 * k);
+                BOOST_CHECK_EQUAL(e->file(), "q (MMP)");
+            }
+            // The largest good index is read back as it is.
+            auto f = files;
+            mod::endian::store_be16(f.mmp.data() + qm.mmp_offset + 2 * k, static_cast<std::uint16_t>(vc - 1));
+            auto back = read_quartet(f, "q");
+            BOOST_CHECK_EQUAL(back.meshes[1].triangles[k / 3][k % 3], vc - 1);
+            // Writing: an index past u16 is refused, 0xFFFF is written as it is.
+            auto edited = m;
+            edited.meshes[1].triangles[k / 3][k % 3] = 0x10000;
+            auto e = modtest::catch_error([&] { write_quartet(edited); });
+            BOOST_REQUIRE(e);
+            BOOST_CHECK(e->kind() == mod::ErrorKind::limit);
+            edited.meshes[1].triangles[k / 3][k % 3] = 0xFFFF;
+            auto written = write_quartet(edited);
+            BOOST_CHECK_EQUAL(mod::endian::load_be16(written.mmp.data() + qm.mmp_offset + 2 * k), 0xFFFFu);
+            BOOST_CHECK(std::equal(written.mmp.begin(), written.mmp.begin() + qm.mmp_offset + 2 * k, files.mmp.begin()));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(replacement_with_an_unaligned_mmp_prefix) {
     for (std::size_t prefix : {4u, 20u}) {
         auto files = write_quartet(with_prefix(prefix));

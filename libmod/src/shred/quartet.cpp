@@ -12,7 +12,7 @@
 #include <map>
 
 #if defined(__SSE2__)
-#include <xmmintrin.h>
+#include <emmintrin.h>
 #endif
 
 namespace mod::shred {
@@ -43,6 +43,63 @@ std::pair<std::string, std::string> split_name(const std::string& name) {
 std::uint32_t be32(ByteView b, std::size_t at) { return endian::load_be32(b.data() + at); }
 
 std::string mesh_path(std::size_t i) { return "meta.mesh[" + std::to_string(i) + "]"; }
+
+// ---- Index slices: triangle corners (u32 in the model) <-> big-endian u16 in the MMP ----------
+// Both directions take the u32 side as bytes (a vector of std::array<u32, 3> is 12 bytes per
+// triangle, back to back), eight indices at a time where SSE2 is there. On failure they
+// return false having written an unspecified part: the caller then finds the index to name.
+static_assert(sizeof(std::array<std::uint32_t, 3>) == 12);
+
+#if defined(__SSE2__)
+inline __m128i byte_swap_16(__m128i x) { return _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8)); }
+#endif
+
+// `count` u32 at `in` as big-endian u16 at `out`; false when one does not fit u16.
+bool encode_indices(const std::uint8_t* in, std::size_t count, std::uint8_t* out) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 8 <= count; i += 8) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 4 * i));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 4 * i + 16));
+        const __m128i high = _mm_srli_epi32(_mm_or_si128(a, b), 16);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi32(high, _mm_setzero_si128())) != 0xFFFF) return false;
+        // Sign-extended first, so that the signed saturating pack keeps all 16 bits.
+        const __m128i packed = _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(a, 16), 16),
+                                               _mm_srai_epi32(_mm_slli_epi32(b, 16), 16));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i), byte_swap_16(packed));
+    }
+#endif
+    for (; i < count; ++i) {
+        const std::uint32_t v = endian::load_native<std::uint32_t>(in + 4 * i);
+        if (v > 0xFFFF) return false;
+        endian::store_be16(out + 2 * i, static_cast<std::uint16_t>(v));
+    }
+    return true;
+}
+
+// `count` big-endian u16 at `in` as u32 at `out`; false when one is not below `limit`.
+bool decode_indices(const std::uint8_t* in, std::size_t count, std::uint32_t limit, std::uint8_t* out) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    if (limit > 0) {
+        // Unsigned 16-bit "below": SSE2 compares signed, so both sides are offset by 0x8000.
+        const __m128i bias = _mm_set1_epi16(static_cast<short>(0x8000));
+        const __m128i last = _mm_set1_epi16(static_cast<short>(std::min<std::uint32_t>(limit - 1, 0xFFFF) ^ 0x8000));
+        for (; i + 8 <= count; i += 8) {
+            const __m128i v = byte_swap_16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 2 * i)));
+            if (_mm_movemask_epi8(_mm_cmpgt_epi16(_mm_xor_si128(v, bias), last)) != 0) return false;
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4 * i), _mm_unpacklo_epi16(v, _mm_setzero_si128()));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4 * i + 16), _mm_unpackhi_epi16(v, _mm_setzero_si128()));
+        }
+    }
+#endif
+    for (; i < count; ++i) {
+        const std::uint32_t v = endian::load_be16(in + 2 * i);
+        if (v >= limit) return false;
+        std::memcpy(out + 4 * i, &v, 4);
+    }
+    return true;
+}
 
 }  // namespace
 
@@ -305,12 +362,11 @@ void emit_mmp(const QuartetModel& m, const Layout& l, Sink& out) {
         out.mark(Part::slice, i);
         for (std::size_t t0 = 0; t0 < triangles.size(); t0 += chunk) {
             std::size_t n = std::min(chunk, triangles.size() - t0);
-            for (std::size_t t = 0; t < n; ++t)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    std::uint32_t v = triangles[t0 + t][c];
-                    if (v > 0xFFFF) throw Error(ErrorKind::limit, "index " + std::to_string(v) + " does not fit u16", m.name);
-                    endian::store_be16(buf + 6 * t + 2 * c, static_cast<std::uint16_t>(v));
-                }
+            if (!encode_indices(reinterpret_cast<const std::uint8_t*>(triangles.data() + t0), 3 * n, buf))
+                for (std::size_t t = 0; t < n; ++t)
+                    for (std::uint32_t v : triangles[t0 + t])
+                        if (v > 0xFFFF)
+                            throw Error(ErrorKind::limit, "index " + std::to_string(v) + " does not fit u16", m.name);
             out.raw(buf, 6 * n);
         }
         const std::uint64_t end = l.slice_at[i] + 6 * std::uint64_t(triangles.size());
@@ -444,13 +500,12 @@ std::uint64_t read_record(const FileViews& files, const ByteReader& whole, std::
                      ", the previous one ends at " + hex(*expected_slice));
     qm.triangles.resize(index_count / 3);
     const std::uint8_t* idx = files.mmp.data() + qm.mmp_offset;
-    for (std::uint32_t t = 0; t < index_count / 3; ++t)
-        for (std::uint32_t c = 0; c < 3; ++c) {
-            std::uint32_t v = endian::load_be16(idx + 2 * (3 * t + c));
+    if (!decode_indices(idx, index_count, vc, reinterpret_cast<std::uint8_t*>(qm.triangles.data())))
+        for (std::uint32_t k = 0; k < index_count; ++k) {
+            std::uint32_t v = endian::load_be16(idx + 2 * k);
             if (v >= vc)
-                mismatch(mmp_file, qm.mmp_offset + 2 * (3 * t + c), path + ".index[" + std::to_string(3 * t + c) + "]",
+                mismatch(mmp_file, qm.mmp_offset + 2 * k, path + ".index[" + std::to_string(k) + "]",
                          "index " + std::to_string(v) + " is not below the vertex count " + std::to_string(vc));
-            qm.triangles[t][c] = v;
         }
     return slice_end(qm.mmp_offset, index_count);
 }
