@@ -246,7 +246,7 @@ void write_vertex(VertexRecord& rec, const SkinnedVertex& vx, const Palette& p) 
     store(vertex_field::position, byte_swap_32(load(offsetof(SkinnedVertex, position))));
     store(vertex_field::normal, byte_swap_32(load(offsetof(SkinnedVertex, normal))));
     store(vertex_field::tangent, byte_swap_32(load(offsetof(SkinnedVertex, tangent))));
-    rec.set_weights(p.weights);
+    std::memcpy(dst + vertex_field::weights, p.weights.data(), 4);
     rec.set_word(vertex_field::extra, vx.extra);
     if (!store_normal_halves(dst + vertex_field::uv0, load(offsetof(SkinnedVertex, uv0)))) {
         rec.set_uv(0, vx.uv0);
@@ -283,14 +283,17 @@ public:
     std::optional<std::uint32_t> find_or_add(const std::vector<SkinnedVertex>& vertices, std::uint32_t v) {
         const SkinnedVertex& vx = vertices[v];
         if (vx.influence_count < 1 || vx.influence_count > 4) return std::nullopt;
+        // Neighbours often share their list (a third of animation_with_skeleton's vertices
+        // repeat the list of the vertex before): the last list seen is tried before hashing.
+        if (last_ != empty && same_list(vertices[first_vertex_[last_]], vx)) return last_;
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t at = hash(vx) & mask;; at = (at + 1) & mask) {
             if (slots_[at] == empty) {
-                slots_[at] = static_cast<std::uint32_t>(first_vertex_.size());
+                slots_[at] = last_ = static_cast<std::uint32_t>(first_vertex_.size());
                 first_vertex_.push_back(v);
                 return std::nullopt;
             }
-            if (same_list(vertices[first_vertex_[slots_[at]]], vx)) return slots_[at];
+            if (same_list(vertices[first_vertex_[slots_[at]]], vx)) return last_ = slots_[at];
         }
     }
 
@@ -298,6 +301,7 @@ private:
     static constexpr std::uint32_t empty = 0xFFFFFFFFu;
     std::vector<std::uint32_t> slots_;         // list ids
     std::vector<std::uint32_t> first_vertex_;  // by list id
+    std::uint32_t last_ = empty;               // the list id found or added last
 
     // An influence as one word: its bone and its weight bits (one load).
     static_assert(sizeof(Influence) == 8 && std::is_trivially_copyable_v<Influence>);
