@@ -256,28 +256,31 @@ void dump(const fs::path& dir, const fs::path& source, const Target& base, const
         }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     const mod::Bytes pak_bytes = mod::sample::shred_character_pak();
     const auto skeleton =
         mod::shred::read_pak_quartet(mod::shred::read_pak(pak_bytes, "char_sample.pak"), "skater01").skeleton;
     // One folder per process: two runs at once (A/B comparisons) must not remove each other's files.
     fs::path out_dir = fs::temp_directory_path() / ("modkit-bench-fbx-" + std::to_string(::getpid()));
     fs::create_directories(out_dir);
+    struct RemoveOnExit {  // also when a step throws
+        fs::path dir;
+        ~RemoveOnExit() {
+            std::error_code ignored;
+            fs::remove_all(dir, ignored);
+        }
+    } remove_on_exit{out_dir};
     Target target{out_dir / "char_sample.pak", "skater01", {}, out_dir / "out.pak"};
     mod::write_file_atomic(target.pak, pak_bytes);
 
     if (argc >= 4 && std::string(argv[1]) == "--dump") {
         for (int i = 3; i < argc; ++i) dump(argv[2], argv[i], target, skeleton);
-        fs::remove_all(out_dir);
         return 0;
     }
     if (argc == 4 && std::string(argv[1]) == "--stages") {
         fs::path path = bench::shared_dir() / "corpus" / "fbx" / argv[2];
         target.options.bone_map = bone_map_for(path, skeleton);
         stages(path, target, std::atoi(argv[3]));
-        fs::remove_all(out_dir);
         return 0;
     }
     if (argc == 4 && std::string(argv[1]) == "--profile") {
@@ -286,7 +289,6 @@ int main(int argc, char** argv) {
         Assimp::Importer importer;
         const aiScene& ai = mod::scene::read_with_assimp(importer, path);
         for (int i = 0, n = std::atoi(argv[3]); i < n; ++i) ours(ai, path, target);
-        fs::remove_all(out_dir);
         return 0;
     }
 
@@ -313,6 +315,16 @@ int main(int argc, char** argv) {
                     mine.cpu * 1e3, 100.0 * mine.cpu / assimp.cpu, assimp.wall * 1e3, mine.wall * 1e3,
                     100.0 * mine.wall / assimp.wall);
     }
-    fs::remove_all(out_dir);
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {  // caught here so that the stack unwinds and the temporary folder goes
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
 }

@@ -50,6 +50,11 @@ BOOST_AUTO_TEST_CASE(missing_and_oversized_inputs_fail_with_the_right_kind) {
     BOOST_REQUIRE(folder);
     BOOST_TEST(folder->kind() == ErrorKind::io);
     BOOST_TEST(folder->file() == dir.path().string());
+    BOOST_TEST(folder->message() == "cannot read the size: Is a directory");
+    auto device = modtest::catch_error([&] { read_file("/dev/null"); });
+    BOOST_REQUIRE(device);
+    BOOST_TEST(device->kind() == ErrorKind::io);
+    BOOST_TEST(device->message() == "cannot read the size: Operation not supported");
 }
 
 BOOST_AUTO_TEST_CASE(unwritable_destination_is_an_io_error) {

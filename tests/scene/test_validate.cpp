@@ -111,6 +111,20 @@ BOOST_AUTO_TEST_CASE(the_first_non_finite_component_is_the_one_named) {
                     }
 }
 
+BOOST_AUTO_TEST_CASE(an_out_of_range_index_in_any_corner_of_any_triangle_is_named) {
+    for (std::size_t bad_triangle : {0u, 1u, 2u})
+        for (int corner = 0; corner < 3; ++corner)
+            for (std::uint32_t value : {3u, 4u, 0xFFFFFFFFu}) {  // n, n + 1, the largest
+                Mesh m = small_mesh();
+                m.triangles = {{0, 1, 2}, {2, 1, 0}, {1, 2, 0}};
+                m.triangles[bad_triangle][corner] = value;
+                auto e = modtest::catch_error([&] { check_mesh(m, "m", {}); });
+                BOOST_TEST_REQUIRE(e.has_value());
+                BOOST_TEST_REQUIRE(e->path() == "m.triangle[" + std::to_string(bad_triangle) + "]");
+                BOOST_TEST(e->message().find("index " + std::to_string(value)) != std::string::npos);
+            }
+}
+
 BOOST_AUTO_TEST_CASE(half_float_uv_range_edges) {
     const float inf = std::numeric_limits<float>::infinity();
     const float above = std::nextafter(f16_max, inf);

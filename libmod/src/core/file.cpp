@@ -46,7 +46,11 @@ Bytes read_file(const fs::path& path, std::uint64_t max_size) {
     // The size of the file opened (not of whatever the path names by now).
     struct stat info {};
     if (::fstat(fd, &info) != 0) throw Error(ErrorKind::io, "cannot read the size: " + errno_text(), path.string());
-    if (!S_ISREG(info.st_mode)) throw Error(ErrorKind::io, "not a regular file", path.string());
+    // Worded as std::filesystem::file_size worded it before (a folder, a device, a FIFO).
+    if (!S_ISREG(info.st_mode))
+        throw Error(ErrorKind::io,
+                    std::string("cannot read the size: ") + (S_ISDIR(info.st_mode) ? "Is a directory" : "Operation not supported"),
+                    path.string());
     const auto size = static_cast<std::uint64_t>(info.st_size);
     if (size > max_size)
         throw Error(ErrorKind::limit,

@@ -10,7 +10,9 @@
 #include <string>
 #include <type_traits>
 
-#if defined(__SSE2__)
+// The two-lane path needs x86-64 (_mm_cvtsi128_si64 does not exist on 32-bit x86).
+#if defined(__SSE2__) && defined(__x86_64__)
+#define MODKIT_WELD_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -31,8 +33,8 @@ std::int64_t round_to_grid(double x) {
 // Fixed size without padding, hashed and compared as plain words. Each rounded component is
 // a finite value on the tolerance grid, or (exact mode, or a NaN / infinity) the float's bits
 // with its bit set in `as_bits`, so a rounded value never equals a bit pattern. vertex_key
-// assigns every word (no zero fill first: filling 144 bytes took an eighth of the weld), and
-// each word with one 8-byte store: the hash reads the key back at once, and a word assembled
+// assigns the head and tail words directly (only the ten rounded words are zeroed first, for
+// absent attributes), each with one 8-byte store: the hash reads the key back at once, and a word assembled
 // from two 4-byte stores cannot be forwarded to that load (it waits for the stores to retire;
 // those stalls were a sixth of the weld's time).
 struct Key {
@@ -67,7 +69,7 @@ void round_into(Key& k, std::uint32_t& as_bits, std::size_t c, float f, double t
 template <bool Rounded>
 [[gnu::always_inline]] inline void round_pair(Key& k, std::uint32_t& as_bits, std::size_t c0, std::size_t c1, float f0,
                                               float f1, double tolerance) {
-#if defined(__SSE2__)
+#if defined(MODKIT_WELD_SSE2)
     if constexpr (Rounded) {
         const __m128d q = _mm_div_pd(_mm_cvtps_pd(_mm_setr_ps(f0, f1, 0, 0)), _mm_set1_pd(tolerance));
         const __m128d magnitude = _mm_andnot_pd(_mm_set1_pd(-0.0), q);

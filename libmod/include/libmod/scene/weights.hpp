@@ -45,6 +45,7 @@ struct WeightReport {
 };
 
 // Fills mesh.skin from mesh.influences for every vertex and adds to `report` when given.
+// When it throws, mesh.skin is unchanged and `report` is unspecified.
 void process_weights(Mesh& mesh, const WeightOptions& options = {}, WeightReport* report = nullptr);
 
 // process_weights on every mesh of the scene.
