@@ -24,14 +24,24 @@ bool same_under(const Mesh& m, std::size_t a, std::size_t b, float tolerance) {
         if (tolerance == 0 || !std::isfinite(x) || !std::isfinite(y)) return bits(x) == bits(y);
         return std::llround(double(x) / double(tolerance)) == std::llround(double(y) / double(tolerance));
     };
-    for (int i = 0; i < 3; ++i)
-        if (bits(m.positions[a][i]) != bits(m.positions[b][i]) || !grid(m.normals[a][i], m.normals[b][i]) ||
-            !grid(m.tangents[a][i], m.tangents[b][i]))
-            return false;
-    if (bits(m.tangents[a][3]) != bits(m.tangents[b][3])) return false;
-    for (int i = 0; i < 2; ++i)
-        if (!grid(m.uv0[a][i], m.uv0[b][i]) || !grid(m.uv1[a][i], m.uv1[b][i])) return false;
+    // An absent attribute (empty array) compares equal.
+    auto all = [](auto&& values, std::size_t a, std::size_t b, auto&& same) {
+        if (values.empty()) return true;
+        for (std::size_t i = 0; i < values[a].size(); ++i)
+            if (!same(values[a][i], values[b][i])) return false;
+        return true;
+    };
+    auto exact = [&](float x, float y) { return bits(x) == bits(y); };
+    if (!all(m.positions, a, b, exact) || !all(m.normals, a, b, grid) || !all(m.uv0, a, b, grid) ||
+        !all(m.uv1, a, b, grid) || !all(m.colours, a, b, exact))
+        return false;
+    if (!m.tangents.empty()) {
+        for (int i = 0; i < 3; ++i)
+            if (!grid(m.tangents[a][i], m.tangents[b][i])) return false;
+        if (bits(m.tangents[a][3]) != bits(m.tangents[b][3])) return false;
+    }
     if (!m.skin.empty()) return m.skin[a] == m.skin[b];
+    if (m.influences.empty()) return true;
     auto x = m.influences[a], y = m.influences[b];
     return std::equal(x.begin(), x.end(), y.begin(), y.end(), [&](const Influence& p, const Influence& q) {
         return p.bone == q.bone && bits(p.weight) == bits(q.weight);
@@ -163,7 +173,10 @@ BOOST_AUTO_TEST_CASE(large_and_non_finite_components_round_as_the_rule_says) {
         for (int slot = 0; slot < 10; ++slot)
             for (float x : pool)
                 for (float y : pool)
-                    for (bool uv1_copies_uv0 : {false, true}) {
+                    for (int variant = 0; variant < 6; ++variant) {
+                        // 0, 1: every column, uv1 its own or a copy of uv0; 2: no tangents;
+                        // 3: no normals; 4: no uv1; 5: colours and processed weights too.
+                        const bool uv1_copies_uv0 = variant == 1;
                         Mesh m;
                         m.positions = {{0, 0, 0}, {0, 0, 0}};
                         m.normals = {{0.5f, -0.25f, 0.75f}, {0.5f, -0.25f, 0.75f}};
@@ -179,6 +192,13 @@ BOOST_AUTO_TEST_CASE(large_and_non_finite_components_round_as_the_rule_says) {
                             else if (slot < 8) m.uv0[v][slot - 6] = values[v];
                             else m.uv1[v][slot - 8] = values[v];
                             if (uv1_copies_uv0) m.uv1[v] = m.uv0[v];
+                        }
+                        if (variant == 2) m.tangents.clear();
+                        if (variant == 3) m.normals.clear();
+                        if (variant == 4) m.uv1.clear();
+                        if (variant == 5) {
+                            m.colours = {{1, 0.5f, 0.25f, 1}, {1, 0.5f, 0.25f, 1}};
+                            m.skin = {SkinWeights{1, {2, 0, 0, 0}, {255, 0, 0, 0}}, SkinWeights{1, {2, 0, 0, 0}, {255, 0, 0, 0}}};
                         }
                         const bool expected = reference_remap(m, tolerance)[1] == 0;
                         BOOST_TEST_REQUIRE((weld(m, {tolerance}).remap[1] == 0) == expected);
