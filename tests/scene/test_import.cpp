@@ -9,6 +9,7 @@
 #include "libmod/core/file.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -69,6 +70,79 @@ std::map<std::size_t, std::size_t> influence_histogram(const Mesh& m) {
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(scene_import)
+
+BOOST_AUTO_TEST_CASE(generated_tangents_follow_each_corners_own_normal) {
+    // Consecutive corners whose normals differ in one component only (x, y, z, or a sign bit):
+    // the converter and the tangent generator reuse work for repeated normal bits, so a
+    // comparison that looked at part of the normal would orthogonalise against the previous
+    // corner's. Every generated tangent must be unit, perpendicular to its own normal, and its
+    // sign must match the triangle's UV handedness (computed here directly).
+    const char* obj =
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 2 0 0\nv 3 0 0\nv 2 1 0\n"
+        "vt 0 0\nvt 1 0\nvt 0 1\nvt 0 0\nvt 0 1\nvt 1 0\n"
+        "vn 0.6 0 0.8\nvn 0.6 0 -0.8\nvn 0.6 0.3 -0.8\nvn -0.6 0.3 -0.8\nvn -0.6 0.3 0.8\nvn -0.6 -0.3 0.8\n"
+        "f 1/1/1 2/2/2 3/3/3\nf 4/4/4 5/5/5 6/6/6\n";
+    const mod::Bytes bytes(obj, obj + std::strlen(obj));
+    const Scene scene = import_memory(bytes, "corners.obj");
+    BOOST_TEST_REQUIRE(scene.meshes.size() == 1u);
+    const Mesh& m = scene.meshes[0];
+    BOOST_TEST_REQUIRE(m.vertex_count() == 6u);
+    BOOST_TEST_REQUIRE(m.tangents.size() == 6u);
+    // Each corner keeps its own normal's direction (the file's; corners in face order).
+    const double file_normals[6][3] = {{0.6, 0, 0.8},    {0.6, 0, -0.8},   {0.6, 0.3, -0.8},
+                                       {-0.6, 0.3, -0.8}, {-0.6, 0.3, 0.8}, {-0.6, -0.3, 0.8}};
+    for (std::size_t v = 0; v < 6; ++v) {
+        const double* f = file_normals[v];
+        const double length = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        const auto& n = m.normals[v];
+        const double stored = std::sqrt(double(n[0]) * n[0] + double(n[1]) * n[1] + double(n[2]) * n[2]);
+        for (int i = 0; i < 3; ++i) BOOST_TEST(std::abs(n[i] / stored - f[i] / length) < 1e-6, "vertex " << v);
+    }
+    // Under an axis conversion the normals are transformed corner by corner (repeated bits
+    // reuse the previous result): a rotation keeps the angle between consecutive corners.
+    ImportOptions rotated;
+    rotated.axes = parse_axis_map("zup-to-yup");
+    const Mesh r = import_memory(bytes, "corners.obj", rotated).meshes.at(0);
+    auto unit_dot = [](const Vec3& a, const Vec3& b) {
+        const double la = std::sqrt(double(a[0]) * a[0] + double(a[1]) * a[1] + double(a[2]) * a[2]);
+        const double lb = std::sqrt(double(b[0]) * b[0] + double(b[1]) * b[1] + double(b[2]) * b[2]);
+        return (double(a[0]) * b[0] + double(a[1]) * b[1] + double(a[2]) * b[2]) / (la * lb);
+    };
+    for (std::size_t v = 1; v < 6; ++v)
+        BOOST_TEST(std::abs(unit_dot(r.normals[v], r.normals[v - 1]) - unit_dot(m.normals[v], m.normals[v - 1])) < 1e-6,
+                   "vertex " << v);
+    for (std::size_t v = 0; v < 6; ++v) BOOST_TEST(std::abs(unit_dot(r.normals[v], {r.tangents[v][0], r.tangents[v][1], r.tangents[v][2]})) < 1e-5);
+    for (std::size_t t = 0; t < m.triangles.size(); ++t) {
+        const auto& tri = m.triangles[t];
+        // The direction of increasing v on the triangle (the standard UV-derivative solve).
+        const auto& p0 = m.positions[tri[0]];
+        const auto& p1 = m.positions[tri[1]];
+        const auto& p2 = m.positions[tri[2]];
+        const auto& a = m.uv0[tri[0]];
+        const auto& b = m.uv0[tri[1]];
+        const auto& c = m.uv0[tri[2]];
+        const double du1 = double(b[0]) - a[0], dv1 = double(b[1]) - a[1];
+        const double du2 = double(c[0]) - a[0], dv2 = double(c[1]) - a[1];
+        const double r = 1 / (du1 * dv2 - du2 * dv1);
+        double vdir[3];
+        for (int i = 0; i < 3; ++i)
+            vdir[i] = ((double(p2[i]) - p0[i]) * du1 - (double(p1[i]) - p0[i]) * du2) * r;
+        for (auto v : tri) {
+            const auto& n = m.normals[v];
+            const auto& tg = m.tangents[v];
+            const double dot = double(n[0]) * tg[0] + double(n[1]) * tg[1] + double(n[2]) * tg[2];
+            const double length = std::sqrt(double(tg[0]) * tg[0] + double(tg[1]) * tg[1] + double(tg[2]) * tg[2]);
+            BOOST_TEST(std::abs(dot) < 1e-5, "vertex " << v << " tangent . normal = " << dot);
+            BOOST_TEST(std::abs(length - 1) < 1e-5);
+            // The sign: whether v runs along cross(normal, tangent).
+            const double bitangent[3] = {double(n[1]) * tg[2] - double(n[2]) * tg[1], double(n[2]) * tg[0] - double(n[0]) * tg[2],
+                                         double(n[0]) * tg[1] - double(n[1]) * tg[0]};
+            const double along = bitangent[0] * vdir[0] + bitangent[1] * vdir[1] + bitangent[2] * vdir[2];
+            const double expected = along < 0 ? -1.0 : 1.0;
+            BOOST_TEST(tg[3] == expected, "vertex " << v);
+        }
+    }
+}
 
 BOOST_AUTO_TEST_CASE(fbxa_fixture_keeps_more_than_four_unnormalised_influences_by_name) {
     modtest::TempDir dir;
