@@ -43,6 +43,15 @@ case "${1:-}" in
     install_missing
     configure_and_build OFF
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+    # The layers with SSE2 fast paths, built without them: their tests then check the scalar
+    # fallbacks that other machines run.
+    cmake -S "$here" -B "$build_dir-scalar" -DCMAKE_BUILD_TYPE=Release -DMODKIT_BUILD_BENCH=OFF \
+          -DMODKIT_SCALAR_ONLY=ON >/dev/null
+    cmake --build "$build_dir-scalar" -j "$jobs" --target test_scene test_shred
+    # (their few command-line cases run the main build's modkit)
+    for t in test_scene test_shred; do
+      MODKIT_CLI="$build_dir/modkit" "$build_dir-scalar/tests/$t" --log_level=warning --report_level=short
+    done
     ;;
   build)
     install_missing
