@@ -1,6 +1,7 @@
 // Quartets (shred-quartet/1), full replacement, scan, same-topology edits and the CLI.
 #include "shred_util.hpp"
 
+#include "libmod/core/endian.hpp"
 #include "libmod/core/file.hpp"
 #include "libmod/shred/edit.hpp"
 #include "libmod/shred/quartet.hpp"
@@ -100,6 +101,41 @@ BOOST_AUTO_TEST_CASE(full_replacement_grows_and_shrinks) {
         BOOST_CHECK_EQUAL(again.meshes[1].stream.vertices.size(), n);
         // Entries outside the quartet are untouched.
         BOOST_CHECK(std::equal(pak2.data(0).begin(), pak2.data(0).end(), pak.data(0).begin(), pak.data(0).end()));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(replacement_box_is_min_and_max_in_stream_order_with_signed_zero_ties) {
+    // Coordinates that tie between +0 and -0 at the extremes, in both orders, and one-vertex
+    // meshes: the stored box must be what std::min / std::max give walking the new stream in
+    // order (the earlier of two tied values is kept), bit for bit.
+    auto pak = char_pak();
+    auto files = quartet_files(pak, find_quartets(pak)[0]);
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        modtest::Rng rng(seed);
+        auto mesh = shredtest::random_mesh(seed % 4 == 0 ? 3 : 60, 120, seed);
+        if (seed % 4 == 0) mesh.vertices.resize(1), mesh.triangles = {{0, 0, 0}};
+        // Per axis, zeros of both signs and values on one side only: the minimum (odd seeds)
+        // or the maximum (even seeds) is then a tie between +0 and -0.
+        for (auto& v : mesh.vertices)
+            for (auto& c : v.position) {
+                const std::uint32_t pick = rng.below(3);
+                const float magnitude = std::abs(c) + 0.5f;
+                c = pick == 0 ? 0.0f : pick == 1 ? -0.0f : seed % 2 ? magnitude : -magnitude;
+            }
+        auto out = replace_mesh(files, 1, mesh, {}, "skater01");
+        auto after = read_quartet(out);
+        const auto& stream = after.meshes[1].stream;
+        BOOST_REQUIRE(!stream.vertices.empty());
+        std::array<float, 3> lo = stream.vertices[0].position(), hi = lo;
+        for (const auto& v : stream.vertices) {
+            const auto p = v.position();
+            for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
+        }
+        const auto& head = after.meshes[1].head;
+        for (int k = 0; k < 3; ++k) {
+            BOOST_TEST(mod::endian::load_be32(head.data() + quartet_v1::box_min + 4 * k) == std::bit_cast<std::uint32_t>(lo[k]));
+            BOOST_TEST(mod::endian::load_be32(head.data() + quartet_v1::box_max + 4 * k) == std::bit_cast<std::uint32_t>(hi[k]));
+        }
     }
 }
 

@@ -363,10 +363,15 @@ void emit_mmp(const QuartetModel& m, const Layout& l, Sink& out) {
         for (std::size_t t0 = 0; t0 < triangles.size(); t0 += chunk) {
             std::size_t n = std::min(chunk, triangles.size() - t0);
             if (!encode_indices(reinterpret_cast<const std::uint8_t*>(triangles.data() + t0), 3 * n, buf))
+                // The scalar conversion in full (names the index; the buffer is right even if
+                // the fast test said no for nothing).
                 for (std::size_t t = 0; t < n; ++t)
-                    for (std::uint32_t v : triangles[t0 + t])
+                    for (std::size_t c = 0; c < 3; ++c) {
+                        const std::uint32_t v = triangles[t0 + t][c];
                         if (v > 0xFFFF)
                             throw Error(ErrorKind::limit, "index " + std::to_string(v) + " does not fit u16", m.name);
+                        endian::store_be16(buf + 6 * t + 2 * c, static_cast<std::uint16_t>(v));
+                    }
             out.raw(buf, 6 * n);
         }
         const std::uint64_t end = l.slice_at[i] + 6 * std::uint64_t(triangles.size());
@@ -501,11 +506,14 @@ std::uint64_t read_record(const FileViews& files, const ByteReader& whole, std::
     qm.triangles.resize(index_count / 3);
     const std::uint8_t* idx = files.mmp.data() + qm.mmp_offset;
     if (!decode_indices(idx, index_count, vc, reinterpret_cast<std::uint8_t*>(qm.triangles.data())))
+        // The scalar conversion in full (names the index; the triangles are right even if the
+        // fast test said no for nothing).
         for (std::uint32_t k = 0; k < index_count; ++k) {
             std::uint32_t v = endian::load_be16(idx + 2 * k);
             if (v >= vc)
                 mismatch(mmp_file, qm.mmp_offset + 2 * k, path + ".index[" + std::to_string(k) + "]",
                          "index " + std::to_string(v) + " is not below the vertex count " + std::to_string(vc));
+            qm.triangles[k / 3][k % 3] = v;
         }
     return slice_end(qm.mmp_offset, index_count);
 }
