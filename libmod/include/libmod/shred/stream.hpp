@@ -57,7 +57,8 @@ inline constexpr std::size_t trailing = 0x38;      // u8[8], unknown
 struct VertexRecord {
     Record raw{};
 
-    // A copy of the 64 bytes at `p` (builds vectors of records without zero-filling them first).
+    // A copy of the 64 bytes at `p`: a vector of records is then built by appending, instead of
+    // being zero-filled and overwritten (the local zeroing here is a dead store the compiler drops).
     static VertexRecord from_bytes(const std::uint8_t* p) noexcept {
         VertexRecord r;
         std::memcpy(r.raw.data(), p, record_bytes);
