@@ -58,7 +58,7 @@ struct VertexRecord {
     Record raw{};
 
     // A copy of the 64 bytes at `p`: a vector of records is then built by appending, instead of
-    // being zero-filled and overwritten (the local zeroing here is a dead store the compiler drops).
+    // being zero-filled and overwritten (only this local record is zeroed, and overwritten at once).
     static VertexRecord from_bytes(const std::uint8_t* p) noexcept {
         VertexRecord r;
         std::memcpy(r.raw.data(), p, record_bytes);
