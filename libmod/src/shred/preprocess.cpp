@@ -11,9 +11,7 @@
 #include <optional>
 #include <type_traits>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "shred/sse2_lanes.hpp"
 
 namespace mod::shred {
 
@@ -202,13 +200,8 @@ void check_vertex_values(const SkinnedVertex& vx, std::size_t v) {
 }
 
 #if defined(__SSE2__)
-// Reverses the bytes of each 32-bit lane (SSE2 has no byte shuffle): the bytes of each 16-bit
-// half, then the halves.
-inline __m128i byte_swap_32(__m128i x) {
-    x = _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
-    x = _mm_shufflelo_epi16(x, _MM_SHUFFLE(2, 3, 0, 1));
-    return _mm_shufflehi_epi16(x, _MM_SHUFFLE(2, 3, 0, 1));
-}
+using sse2::byte_swap_16;
+using sse2::byte_swap_32;
 
 // float_to_half's fast path (floats that become normal halves) on four lanes, stored as four
 // big-endian halves; false (nothing stored) when a lane needs the general path.
@@ -222,10 +215,7 @@ inline bool store_normal_halves(std::uint8_t* dst, __m128i bits) {
     __m128i h = _mm_srli_epi32(
         _mm_add_epi32(_mm_add_epi32(magnitude, _mm_set1_epi32(0xFFF - 0x38000000)), odd), 13);
     h = _mm_or_si128(h, _mm_and_si128(_mm_srli_epi32(bits, 16), _mm_set1_epi32(0x8000)));
-    // To 16-bit lanes: sign-extended first, so that the signed saturating pack keeps them.
-    h = _mm_srai_epi32(_mm_slli_epi32(h, 16), 16);
-    h = _mm_packs_epi32(h, h);
-    h = _mm_or_si128(_mm_slli_epi16(h, 8), _mm_srli_epi16(h, 8));
+    h = byte_swap_16(sse2::low_halves(h, h));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(dst), h);
     return true;
 }

@@ -11,9 +11,7 @@
 #include <cstring>
 #include <map>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "shred/sse2_lanes.hpp"
 
 namespace mod::shred {
 
@@ -51,7 +49,7 @@ std::string mesh_path(std::size_t i) { return "meta.mesh[" + std::to_string(i) +
 static_assert(sizeof(std::array<std::uint32_t, 3>) == 12);
 
 #if defined(__SSE2__)
-inline __m128i byte_swap_16(__m128i x) { return _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8)); }
+using sse2::byte_swap_16;
 #endif
 
 // `count` u32 at `in` as big-endian u16 at `out`; false when one does not fit u16.
@@ -63,10 +61,7 @@ bool encode_indices(const std::uint8_t* in, std::size_t count, std::uint8_t* out
         const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 4 * i + 16));
         const __m128i high = _mm_srli_epi32(_mm_or_si128(a, b), 16);
         if (_mm_movemask_epi8(_mm_cmpeq_epi32(high, _mm_setzero_si128())) != 0xFFFF) return false;
-        // Sign-extended first, so that the signed saturating pack keeps all 16 bits.
-        const __m128i packed = _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(a, 16), 16),
-                                               _mm_srai_epi32(_mm_slli_epi32(b, 16), 16));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i), byte_swap_16(packed));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i), byte_swap_16(sse2::low_halves(a, b)));
     }
 #endif
     for (; i < count; ++i) {
