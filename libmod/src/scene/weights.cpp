@@ -180,10 +180,14 @@ void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* rep
     std::size_t capacity = 16;
     while (capacity < 2 * n) capacity *= 2;
     std::vector<std::uint32_t> table(capacity, 0);
-    std::vector<std::uint32_t> first_vertex;  // distinct list -> its first vertex
-    std::vector<SkinWeights> results;         // distinct list -> its processed weights
-    std::vector<Outcome> outcomes;            // distinct list -> what it adds to the report
-    std::vector<std::uint32_t> uses;          // distinct list -> vertices using it
+    // One entry per distinct list, in order of first appearance.
+    struct Distinct {
+        std::uint32_t first_vertex;
+        SkinWeights result;
+        Outcome outcome;       // what one vertex with this list adds to the report
+        std::uint32_t uses;    // vertices with this list
+    };
+    std::vector<Distinct> distinct;
     std::vector<SkinWeights> skin;
     skin.reserve(n);
     std::vector<Slot> slots;
@@ -196,24 +200,23 @@ void process_weights(Mesh& mesh, const WeightOptions& options, WeightReport* rep
         h ^= h >> 29;
         std::size_t at = h & (capacity - 1);
         for (; table[at] != 0; at = (at + 1) & (capacity - 1))
-            if (same_bits(lists[first_vertex[table[at] - 1]], list)) break;
+            if (same_bits(lists[distinct[table[at] - 1].first_vertex], list)) break;
         if (std::uint32_t id = table[at]; id != 0) {
-            skin.push_back(results[id - 1]);
-            ++uses[id - 1];
+            Distinct& d = distinct[id - 1];
+            skin.push_back(d.result);
+            ++d.uses;
             continue;
         }
         Where where{{}, &mesh.name, v};
         positive_entries(list, where, slots);
         Outcome outcome;
-        results.push_back(quantise(slots, options, where, outcome));
-        outcomes.push_back(outcome);
-        uses.push_back(1);
-        first_vertex.push_back(static_cast<std::uint32_t>(v));
-        table[at] = static_cast<std::uint32_t>(results.size());
-        skin.push_back(results.back());
+        const SkinWeights result = quantise(slots, options, where, outcome);
+        distinct.push_back({static_cast<std::uint32_t>(v), result, outcome, 1});
+        table[at] = static_cast<std::uint32_t>(distinct.size());
+        skin.push_back(result);
     }
     if (report)
-        for (std::size_t id = 0; id < outcomes.size(); ++id) outcomes[id].add_to(*report, uses[id]);
+        for (const Distinct& d : distinct) d.outcome.add_to(*report, d.uses);
     mesh.skin = std::move(skin);
 }
 

@@ -34,9 +34,9 @@ std::int64_t round_to_grid(double x) {
 // a finite value on the tolerance grid, or (exact mode, or a NaN / infinity) the float's bits
 // with its bit set in `as_bits`, so a rounded value never equals a bit pattern. vertex_key
 // assigns the head and tail words directly (only the ten rounded words are zeroed first, for
-// absent attributes), each with one 8-byte store: the hash reads the key back at once, and a word assembled
-// from two 4-byte stores cannot be forwarded to that load (it waits for the stores to retire;
-// those stalls were a sixth of the weld's time).
+// absent attributes), each with one 8-byte store: the hash reads the key back at once, and a
+// word assembled from two 4-byte stores cannot be forwarded to that load (it waits for the
+// stores to retire; those stalls were a sixth of the weld's time).
 struct Key {
     std::array<std::uint64_t, 3> head;     // position x | y, position z | present, as_bits | tangent sign (bits)
     std::array<std::int64_t, 10> rounded;  // normal xyz, tangent xyz, uv0 uv, uv1 uv
