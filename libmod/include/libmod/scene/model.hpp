@@ -136,7 +136,8 @@ struct Scene {
 Mat4 multiply(const Mat4& a, const Mat4& b);  // a * b
 // Inverse of an invertible affine matrix; throws mod::Error (format) naming `what` when singular.
 Mat4 inverse(const Mat4& m, std::string_view what = "matrix");
-// Inline: the importer applies them to every vertex.
+// The rule for transforming a point or a direction (double sums, one rounding to float); the
+// importer applies the same operations per vertex through its widened copy (WideAffine).
 inline Vec3 transform_point(const Mat4& m, const Vec3& p) {
     Vec3 r;
     for (int i = 0; i < 3; ++i)
