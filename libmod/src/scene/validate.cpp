@@ -93,8 +93,9 @@ void check_mesh(const Mesh& mesh, std::string_view where, const MeshCheckOptions
     check_size(mesh.uv1, n, false, where, "uv1");
     check_size(mesh.influences, n, true, where, "influences");
     check_size(mesh.skin, n, true, where, "skin");
-    const bool every_component_finite = all_finite(mesh.positions) && (options.allow_nan_normals || all_finite(mesh.normals)) &&
-                        all_finite(mesh.tangents) && all_finite(mesh.uv0) && all_finite(mesh.uv1);
+    const bool every_component_finite = all_finite(mesh.positions) &&
+                                        (options.allow_nan_normals || all_finite(mesh.normals)) &&
+                                        all_finite(mesh.tangents) && all_finite(mesh.uv0) && all_finite(mesh.uv1);
     for (std::size_t v = 0; v < n; ++v) {
         if (!every_component_finite) check_finite(mesh, v, where, options);
         if (!mesh.skin.empty()) {
