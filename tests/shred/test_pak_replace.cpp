@@ -110,6 +110,9 @@ BOOST_AUTO_TEST_CASE(in_place_repack_gives_repack_pak_bytes) {
     add({{0, data(0)}, {1, data(1)}, {2, data(2)}, {3, data(3)}, {4, data(4)}});
     add({{4, mod::Bytes(200, 1)}, {0, mod::Bytes(1, 2)}, {2, mod::Bytes()}});
     add({});
+    auto longer = data(1);  // the old bytes and more: not the same entry
+    longer.push_back(0x45);
+    add({{1, longer}});
     for (const auto& r : cases) {
         std::size_t calls = 0;
         auto out = in_place(pak, r, &calls);
@@ -149,6 +152,30 @@ BOOST_AUTO_TEST_CASE(in_place_repack_gives_repack_pak_bytes) {
     BOOST_CHECK_EQUAL(failing->file(), "w");
     std::vector<std::optional<std::size_t>> too_many(6);
     BOOST_CHECK(modtest::catch_error([&] { repack_pak_in_place(pak, too_many, {}); }));
+}
+
+// An empty entry may point before the name table's end; any repack lays it out after the
+// names, so an unchanged repack gives the input back only because nothing changed.
+BOOST_AUTO_TEST_CASE(in_place_repack_of_unchanged_entries_gives_the_input_where_a_layout_would_differ) {
+    auto entries = small_entries();
+    entries[2].data.clear();
+    auto bytes = build_pak(entries);
+    mod::endian::store_be32(bytes.data() + 0x10 + 2 * 24 + 16, 0);
+    auto pak = read_pak(bytes, "early-empty.pak");
+    std::vector<std::optional<mod::Bytes>> same(5);
+    same[3] = mod::Bytes(pak.data(3).begin(), pak.data(3).end());
+    BOOST_CHECK(in_place(pak, same) == bytes);
+    std::vector<std::optional<mod::Bytes>> other = same;
+    other[3]->back() ^= 1;
+    auto changed = in_place(pak, other);
+    BOOST_CHECK(changed == repack_pak(pak, other));
+    // Laid out once: the bytes before the first data are not copied again after the empty entry.
+    BOOST_CHECK_EQUAL(changed.size(), bytes.size());
+    auto again = read_pak(changed);
+    for (std::size_t i = 0; i < 5; ++i) {
+        auto want = i == 3 ? mod::ByteView(*other[3]) : pak.data(i);
+        BOOST_CHECK(std::ranges::equal(again.data(i), want));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(in_place_repack_of_overlapping_data_decides_as_repack_pak) {

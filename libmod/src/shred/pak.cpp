@@ -164,6 +164,7 @@ DataOrder data_order(const Pak& pak) {
 struct RepackPlan {
     struct Step {
         std::size_t entry;
+        bool replaced;                 // new data from the writer (else the original data)
         std::uint64_t offset, size;    // new data range
         std::uint64_t gap_begin, gap_end;  // original bytes copied after it (when it kept its place)
         std::uint64_t padding;         // else zero bytes after it
@@ -181,22 +182,29 @@ RepackPlan plan_repack(const Pak& pak, const std::vector<std::size_t>& order,
     plan.head_bytes = std::max<std::size_t>(order.empty() ? pak.raw.size() : pak.entries[order.front()].data_offset,
                                             names_end);
     std::uint64_t at = plan.head_bytes;
+    std::uint64_t covered = plan.head_bytes;  // original bytes laid out so far
     plan.steps.reserve(order.size());
     for (std::size_t k = 0; k < order.size(); ++k) {
         const std::size_t i = order[k];
         const auto& e = pak.entries[i];
         if (at > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "the repacked PAK exceeds 4 GiB", pak.file);
-        RepackPlan::Step step{i, at, e.size, 0, 0, 0};
-        if (i < new_size.size() && new_size[i]) step.size = *new_size[i];
+        const bool replaced = i < new_size.size() && new_size[i];
+        RepackPlan::Step step{i, replaced, at, replaced ? *new_size[i] : e.size, 0, 0, 0};
         if (step.size > 0xFFFFFFFFull) throw Error(ErrorKind::limit, "entry " + std::to_string(i) + " exceeds 4 GiB", pak.file);
         at += step.size;
+        // Where this entry stands in the original bytes after the ones already laid out: an
+        // empty entry may point before the end of the names (or of earlier data), whose bytes
+        // are not copied a second time.
+        const std::uint64_t begin = std::max<std::uint64_t>(e.data_offset, covered);
+        const std::uint64_t end = begin + e.size;
         // The gap after this entry in the original file (to the next data or the end).
-        std::uint64_t end = std::uint64_t(e.data_offset) + e.size;
         std::uint64_t next = k + 1 < order.size() ? std::max<std::uint64_t>(pak.entries[order[k + 1]].data_offset, end)
-                                                  : pak.raw.size();
-        if (step.size == e.size && step.offset % align == e.data_offset % align) {
+                                                  : std::max<std::uint64_t>(pak.raw.size(), end);
+        covered = end;
+        if (step.size == e.size && step.offset % align == begin % align) {
             step.gap_begin = end;
             step.gap_end = next;
+            covered = next;
             at += next - end;
         } else {
             // Moved or resized: the gap's bytes no longer line up, so pad to the alignment.
@@ -212,8 +220,7 @@ RepackPlan plan_repack(const Pak& pak, const std::vector<std::size_t>& order,
 // Writes the planned PAK: `put(i, out)` appends the new data of a replaced entry; every other
 // byte comes from the original file.
 template <class Put>
-Bytes lay_out_pak(const Pak& pak, const RepackPlan& plan, std::span<const std::optional<std::size_t>> new_size,
-                  Put&& put) {
+Bytes lay_out_pak(const Pak& pak, const RepackPlan& plan, Put&& put) {
     Bytes out;
     out.reserve(static_cast<std::size_t>(plan.total));
     out.assign(pak.raw.begin(), pak.raw.begin() + static_cast<std::ptrdiff_t>(plan.head_bytes));
@@ -223,7 +230,7 @@ Bytes lay_out_pak(const Pak& pak, const RepackPlan& plan, std::span<const std::o
     };
     for (const auto& step : plan.steps) {
         const auto& e = pak.entries[step.entry];
-        if (step.entry < new_size.size() && new_size[step.entry]) {
+        if (step.replaced) {
             std::size_t before = out.size();
             put(step.entry, out);
             if (out.size() < before) shrank(pak, step.entry, before - out.size(), static_cast<std::size_t>(step.size));
@@ -258,7 +265,7 @@ Bytes repack_pak(const Pak& pak, std::span<const std::optional<Bytes>> replaceme
     if (!changed) return pak.raw;
     auto d = data_order(pak);
     if (d.overlap) refuse_overlap(pak, d);
-    return lay_out_pak(pak, plan_repack(pak, d.order, new_size), new_size, [&](std::size_t i, Bytes& out) {
+    return lay_out_pak(pak, plan_repack(pak, d.order, new_size), [&](std::size_t i, Bytes& out) {
         out.insert(out.end(), replacements[i]->begin(), replacements[i]->end());
     });
 }
@@ -281,16 +288,17 @@ Bytes repack_pak_in_place(const Pak& pak, std::span<const std::optional<std::siz
         }
         return repack_pak(pak, replacements);
     }
-    Bytes out = lay_out_pak(pak, plan_repack(pak, d.order, sizes), sizes, write);
+    const RepackPlan plan = plan_repack(pak, d.order, sizes);
+    Bytes out = lay_out_pak(pak, plan, write);
     // repack_pak gives the original file back when every new entry equals the old one; only
-    // possible when no size changed.
-    bool same = true;
-    for (std::size_t i = 0; i < sizes.size() && same; ++i) {
-        if (!sizes[i]) continue;
-        ByteView old = pak.data(i);
-        same = *sizes[i] == old.size() &&
-               (old.empty() || std::memcmp(old.data(), pak_entry_data(out, i, pak.file).data(), old.size()) == 0);
-    }
+    // possible when no size changed. The plan says where each new entry went.
+    auto unchanged = [&](const RepackPlan::Step& step) {
+        if (!step.replaced) return true;
+        ByteView old = pak.data(step.entry);
+        return step.size == old.size() &&
+               (old.empty() || std::memcmp(old.data(), out.data() + step.offset, old.size()) == 0);
+    };
+    const bool same = std::all_of(plan.steps.begin(), plan.steps.end(), unchanged);
     if (same) return pak.raw;
     return out;
 }

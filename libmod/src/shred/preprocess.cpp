@@ -176,11 +176,10 @@ bool values_ok(const SkinnedVertex& vx) {
     return (_mm_movemask_ps(_mm_castsi128_ps(not_finite)) & 0x7) == 0 && _mm_movemask_ps(_mm_castsi128_ps(half_ok)) == 0xF;
 }
 #else
-bool finite_bits(float f) { return (std::bit_cast<std::uint32_t>(f) & 0x7F800000u) != 0x7F800000u; }
 bool half_finite_bits(float f) { return (std::bit_cast<std::uint32_t>(f) & 0x7FFFFFFFu) < half_overflow_bits; }
 bool values_ok(const SkinnedVertex& vx) {
-    return finite_bits(vx.position[0]) & finite_bits(vx.position[1]) & finite_bits(vx.position[2]) &
-           finite_bits(vx.tangent[0]) & finite_bits(vx.tangent[1]) & finite_bits(vx.tangent[2]) &
+    return finite(vx.position[0]) & finite(vx.position[1]) & finite(vx.position[2]) & finite(vx.tangent[0]) &
+           finite(vx.tangent[1]) & finite(vx.tangent[2]) &
            half_finite_bits(vx.uv0[0]) & half_finite_bits(vx.uv0[1]) & half_finite_bits(vx.uv1[0]) &
            half_finite_bits(vx.uv1[1]);
 }
