@@ -159,6 +159,25 @@ BOOST_AUTO_TEST_CASE(hostile_sources_are_refused_cleanly) {
     BOOST_TEST(report.new_vertices_by_influence == (std::array<std::uint64_t, 5>{0, 4, 2, 0, 0}));
     BOOST_TEST(shred::read_pak_quartet(shred::read_pak(out, "out.pak"), "skater01").meshes[1].stream.vertices.size() ==
                6u);
+    // --source-mesh takes one of them; a mesh that is not there is a usage error.
+    shred::SceneReplaceOptions second;
+    second.source_mesh = 1;
+    out = shred::replace_from_scene(pak, "skater01", 1, triangle_scene(2), second, &report);
+    BOOST_TEST(report.counts.new_vertices == 3u);
+    BOOST_TEST(report.counts.new_triangles == 1u);
+    const auto chosen = shred::read_pak_quartet(shred::read_pak(out, "out.pak"), "skater01");
+    for (const auto& v : chosen.meshes[1].stream.vertices)
+        BOOST_TEST(v.position()[0] >= 1.0f);  // mesh 1 spans x 1..2, mesh 0 x 0..1
+    for (std::size_t meshes : {1u, 2u}) {
+        shred::SceneReplaceOptions past;
+        past.source_mesh = meshes;
+        auto e = modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 1, triangle_scene(meshes), past); });
+        BOOST_TEST_REQUIRE(e.has_value());
+        BOOST_TEST((e->kind() == ErrorKind::usage));
+        const std::string want = meshes == 1 ? "has 1 mesh (numbered from 0); there is no mesh 1"
+                                             : "has 2 meshes (numbered from 0); there is no mesh 2";
+        BOOST_TEST(e->message().find(want) != std::string::npos, e->message());
+    }
     auto refused = [&](scene::Scene s, const std::string& what) {
         auto e = modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 1, std::move(s)); });
         BOOST_TEST_REQUIRE(e.has_value(), what);

@@ -272,8 +272,10 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
 
     if (options.source_mesh) {
         if (*options.source_mesh >= source.meshes.size())
-            throw Error(ErrorKind::usage, "the source has " + std::to_string(source.meshes.size()) +
-                                              " meshes; there is no mesh " + std::to_string(*options.source_mesh),
+            throw Error(ErrorKind::usage,
+                        "the source has " + std::to_string(source.meshes.size()) +
+                            (source.meshes.size() == 1 ? " mesh" : " meshes") + " (numbered from 0); there is no mesh " +
+                            std::to_string(*options.source_mesh),
                         source.source);
         scene::Mesh chosen = std::move(source.meshes[*options.source_mesh]);
         source.meshes.clear();
