@@ -62,6 +62,10 @@ BOOST_AUTO_TEST_CASE(unwritable_destination_is_an_io_error) {
     auto e = modtest::catch_error([&] { write_file_atomic(dir / "no-such-folder" / "x.bin", Bytes{1}); });
     BOOST_REQUIRE(e);
     BOOST_TEST(e->kind() == ErrorKind::io);
+    // The error names the output asked for and the folder, not the temporary file's name.
+    BOOST_TEST(e->file() == (dir / "no-such-folder" / "x.bin").string());
+    BOOST_TEST(e->message() == "cannot create a temporary file in '" + (dir / "no-such-folder").string() +
+                                   "' to write it: No such file or directory");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

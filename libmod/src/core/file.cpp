@@ -90,7 +90,10 @@ void write_file_atomic(const fs::path& path, ByteView data, std::span<const fs::
     if (dir.empty()) dir = ".";
     fs::path tmp = dir / temporary_name(path);
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) throw Error(ErrorKind::io, "cannot create a temporary file: " + errno_text(), tmp.string());
+    // Named after the output the user asked for (the temporary name means nothing to them).
+    if (fd < 0)
+        throw Error(ErrorKind::io, "cannot create a temporary file in '" + dir.string() + "' to write it: " + errno_text(),
+                    path.string());
     bool ok = false;
     {
         FdCloser closer{fd};
