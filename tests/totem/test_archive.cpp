@@ -190,4 +190,28 @@ BOOST_AUTO_TEST_CASE(removed_and_added_records) {
     BOOST_CHECK_THROW(repack(a, dup), mod::Error);
 }
 
+BOOST_AUTO_TEST_CASE(chunks_that_were_already_empty_survive_a_repack) {
+    // decode_archive accepts a chunk whose record count is 0 (here in the middle and last);
+    // an unchanged repack must give the input back, not drop them.
+    for (Endian e : {Endian::big, Endian::little}) {
+        auto chunks = sample_chunks();
+        chunks.insert(chunks.begin() + 1, std::vector<RawRecord>{});
+        chunks.push_back({});
+        auto bytes = archive_bytes(e, 0x800, chunks, 0, 0x3C);
+        Archive a = decode(bytes, e);
+        BOOST_REQUIRE(a.chunks.size() == 5u);
+        RepackReport report;
+        BOOST_TEST(encode_archive(repack(a, items_of(a), &report)) == bytes);
+        BOOST_TEST(report.chunks_rewritten == 0u);
+        BOOST_TEST(report.notes.empty());
+        // Removing N1 empties its chunk, which goes; the chunks that were empty stay verbatim.
+        auto items = items_of(a);
+        items.pop_back();
+        auto out = encode_archive(repack(a, items));
+        BOOST_TEST(out.size() == bytes.size() - 0x800);
+        BOOST_TEST(std::equal(out.begin(), out.begin() + 0x2000, bytes.begin()));
+        BOOST_TEST(std::equal(out.begin() + 0x2000, out.end(), bytes.begin() + 0x2800));
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -129,12 +129,15 @@ Archive repack(const Archive& original, std::vector<RepackItem> items, RepackRep
     out.legal_notice = original.legal_notice;
     out.header_padding = original.header_padding;
     out.chunk_size = chunk_size;
+    // A chunk that was already empty in the original and lost nothing is kept (verbatim, like
+    // any untouched chunk); only chunks that an edit emptied are dropped.
+    auto kept = [](const Slot& s) { return !s.items.empty() || (s.original && !s.touched); };
     std::size_t last_slot = slots.size();
     for (std::size_t si = 0; si < slots.size(); ++si)
-        if (!slots[si].items.empty()) last_slot = si;
+        if (kept(slots[si])) last_slot = si;
     for (std::size_t si = 0; si < slots.size(); ++si) {
         Slot& s = slots[si];
-        if (s.items.empty()) {
+        if (!kept(s)) {
             if (s.original) report.notes.push_back("original chunk " + std::to_string(*s.original) + " is now empty and is dropped");
             continue;
         }
