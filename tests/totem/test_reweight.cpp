@@ -110,4 +110,23 @@ BOOST_AUTO_TEST_CASE(invariant_breaks_are_reported_after_reweighting) {
     BOOST_TEST(found);
 }
 
+BOOST_AUTO_TEST_CASE(a_mesh_id_past_index_65535_does_not_alias_another_mesh) {
+    // decode_skin accepts any mesh count the bytes hold, but a subsection names its mesh with
+    // a u16: MESH_A listed again at index 0x10000 must not make mesh 0 (OTHER) a target.
+    Skin s = fixture_skin();
+    s.mesh_ids.resize(0x10001, name_id("FILLER"));
+    s.mesh_ids[0x10000] = name_id("MESH_A");
+    s.sections[2].subsections[0].vertices = {w(0, 1)};  // mesh 0, a position the source matches
+    const std::vector<WeightSourceVertex> source = {src(0, 0, 0, {{"BONE_A", 0.25f}})};
+    Skin after = reweight_skin(s, name_id("MESH_A"), fixture_mesh(), source);
+    BOOST_TEST((after.sections[0].subsections[1] == s.sections[0].subsections[1]));  // mesh 0: OTHER
+    BOOST_TEST((after.sections[2] == s.sections[2]));
+    BOOST_TEST(after.sections[0].subsections[0].vertices.front().weight.value() == 0.25f);
+    // Listed only past 0xFFFF: nothing can target it.
+    s.mesh_ids[1] = name_id("FILLER");
+    auto err = modtest::catch_error([&] { reweight_skin(s, name_id("MESH_A"), fixture_mesh(), source); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST((err->kind() == mod::ErrorKind::usage));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

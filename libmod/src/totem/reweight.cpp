@@ -90,10 +90,16 @@ Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
                    ReweightReport* report_out) {
     ReweightReport report;
     std::set<std::uint16_t> targets;
-    for (std::size_t i = 0; i < skin.mesh_ids.size(); ++i)
+    // Subsections name their mesh with a u16: ids past index 0xFFFF cannot be targeted (and
+    // must not wrap onto the index of another mesh).
+    for (std::size_t i = 0; i < skin.mesh_ids.size() && i <= 0xFFFF; ++i)
         if (skin.mesh_ids[i] == mesh_id) targets.insert(static_cast<std::uint16_t>(i));
     if (targets.empty())
-        throw Error(ErrorKind::usage, "the SKIN does not list mesh " + hash_text(mesh_id));
+        throw Error(ErrorKind::usage, "the SKIN does not list mesh " + hash_text(mesh_id) +
+                                          (std::find(skin.mesh_ids.begin(), skin.mesh_ids.end(), mesh_id) !=
+                                                   skin.mesh_ids.end()
+                                               ? " at an index a subsection can name (0-65535)"
+                                               : ""));
     if (!(options.tolerance >= 0)) throw Error(ErrorKind::usage, "reweight tolerance must be >= 0");
 
     // 1. Match every MESH position to its nearest source vertex in range.
