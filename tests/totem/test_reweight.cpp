@@ -3,6 +3,8 @@
 
 #include "libmod/totem/reweight.hpp"
 
+#include <limits>
+
 using namespace mod::totem;
 using namespace totemtest;
 
@@ -127,6 +129,26 @@ BOOST_AUTO_TEST_CASE(a_mesh_id_past_index_65535_does_not_alias_another_mesh) {
     auto err = modtest::catch_error([&] { reweight_skin(s, name_id("MESH_A"), fixture_mesh(), source); });
     BOOST_REQUIRE(err);
     BOOST_TEST((err->kind() == mod::ErrorKind::usage));
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_positions_and_tolerance_match_nothing_they_should_not) {
+    // MESH positions are raw bits: a NaN or infinite coordinate must simply not match (its
+    // grid cell used to come from converting NaN to an integer, which is undefined).
+    Mesh mesh = fixture_mesh();
+    mesh.positions[3][0] = F32{0x7FC00000u};  // NaN
+    mesh.positions[2][1] = F32::of(std::numeric_limits<float>::infinity());
+    std::vector<WeightSourceVertex> source = {src(0, 0, 0, {{"BONE_A", 0.25f}}),
+                                              src(std::numeric_limits<float>::quiet_NaN(), 1, -3, {{"BONE_A", 1.0f}})};
+    ReweightReport report;
+    reweight_skin(fixture_skin(), name_id("MESH_A"), mesh, source, {}, &report);
+    BOOST_TEST(report.matched == 1u);
+    BOOST_TEST((report.unmatched == std::vector<std::uint32_t>{1, 2, 3}));
+    // An infinite tolerance puts every point within reach (an infinite distance included,
+    // inf <= inf); only the NaN position matches nothing.
+    ReweightOptions wide;
+    wide.tolerance = std::numeric_limits<float>::infinity();
+    reweight_skin(fixture_skin(), name_id("MESH_A"), mesh, source, wide, &report);
+    BOOST_TEST((report.unmatched == std::vector<std::uint32_t>{3}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -61,7 +61,9 @@ private:
         Key k;
         for (int c = 0; c < 3; ++c) {
             const double v = std::floor(double(p[c]) / double(cell_));
-            k[c] = static_cast<std::int64_t>(std::clamp(v, -4e18, 4e18));
+            // NaN (a NaN coordinate, or inf / an infinite tolerance) has no cell; converting
+            // it would be undefined. Cell 0 is as good as any: a NaN distance matches nothing.
+            k[c] = std::isnan(v) ? 0 : static_cast<std::int64_t>(std::clamp(v, -4e18, 4e18));
         }
         return k;
     }
