@@ -208,6 +208,9 @@ BOOST_AUTO_TEST_CASE(overlapping_records_are_refused_at_their_table_word) {
         meta.resize(first, 0);
         for (std::uint32_t i = 0; i < count; ++i) mod::endian::store_be32(meta.data() + table + 4 * i, first);
         meta.insert(meta.end(), files.meta.begin() + static_cast<std::ptrdiff_t>(m.meshes[0].offset), files.meta.end());
+        // Room for 1000 of the smallest records (0x150 bytes), so that the count passes the
+        // header's check and the table is what is refused.
+        meta.resize(std::max<std::size_t>(meta.size(), first + count * 0x150), 0);
         mod::endian::store_be32(meta.data() + quartet_v1::mesh_count_field, count);
         mod::endian::store_be32(meta.data() + quartet_v1::table_offset_field, table);
         mod::endian::store_be32(meta.data() + quartet_v1::file_size_field, static_cast<std::uint32_t>(meta.size()));
@@ -235,7 +238,7 @@ BOOST_AUTO_TEST_CASE(overlapping_records_are_refused_at_their_table_word) {
         const auto stream_end = stream + static_cast<std::ptrdiff_t>(r0.stream.stream_size() + r0.footer.size());
         mod::Bytes meta(stream_at, 0);
         meta.insert(meta.end(), stream, stream_end);
-        meta.resize((meta.size() + 15) / 16 * 16, 0);
+        meta.resize(std::max<std::size_t>((meta.size() + 15) / 16 * 16, base + count * 0x150), 0);
         auto put = [&](std::uint64_t at, std::uint32_t v) { mod::endian::store_be32(meta.data() + at, v); };
         put(quartet_v1::mesh_count_field, count);
         put(quartet_v1::table_offset_field, table);
@@ -269,6 +272,45 @@ BOOST_AUTO_TEST_CASE(overlapping_records_are_refused_at_their_table_word) {
     }
     // Starting exactly where the previous record's padding ends is the layout (the sample's).
     BOOST_CHECK_EQUAL(m.meshes[2].offset, (r1_end + 15) / 16 * 16);
+}
+
+// A mesh count the bytes after the table cannot hold (each record takes at least 0x150 bytes)
+// is refused at the count, before the reader sizes its model by it: a 4-byte table word per
+// mesh would otherwise have a small file make the reader build a model of a quarter million
+// meshes (about 256 bytes each) before the second table word is refused.
+BOOST_AUTO_TEST_CASE(a_mesh_count_the_records_cannot_hold_is_refused_at_the_count) {
+    const auto files = sample_files();
+    const auto m = read_quartet(files, "q");
+    auto with_count = [&](std::uint32_t count, std::size_t pad_to) {
+        const std::uint32_t table = 0x20;
+        const std::uint32_t first = (table + 4 * count + 15) / 16 * 16;
+        mod::Bytes meta(files.meta.begin(), files.meta.begin() + table);
+        meta.resize(first, 0);
+        for (std::uint32_t i = 0; i < count; ++i) mod::endian::store_be32(meta.data() + table + 4 * i, first);
+        meta.insert(meta.end(), files.meta.begin() + static_cast<std::ptrdiff_t>(m.meshes[0].offset), files.meta.end());
+        meta.resize(std::max(meta.size(), pad_to), 0);
+        mod::endian::store_be32(meta.data() + quartet_v1::mesh_count_field, count);
+        mod::endian::store_be32(meta.data() + quartet_v1::table_offset_field, table);
+        mod::endian::store_be32(meta.data() + quartet_v1::file_size_field, static_cast<std::uint32_t>(meta.size()));
+        auto f = files;
+        f.meta = std::move(meta);
+        return f;
+    };
+    auto e = modtest::catch_error([&] { read_quartet(with_count(250000, 0), "q"); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK(e->kind() == mod::ErrorKind::format);
+    BOOST_CHECK_EQUAL(e->file(), "q (metadata)");
+    BOOST_CHECK_EQUAL(e->path(), "meta.mesh_count");
+    BOOST_CHECK_EQUAL(e->offset(), 0u);
+    BOOST_CHECK_MESSAGE(e->message().find("mesh count at 0x00 is 250000") != std::string::npos, e->what());
+    // One byte short of room for the smallest records: still refused at the count.
+    e = modtest::catch_error([&] { read_quartet(with_count(1000, (0x20 + 4000 + 15) / 16 * 16 + 1000 * 0x150 - 1), "q"); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK_EQUAL(e->path(), "meta.mesh_count");
+    // Exactly enough room: the count passes, and the overlapping table is what is refused.
+    e = modtest::catch_error([&] { read_quartet(with_count(1000, (0x20 + 4000 + 15) / 16 * 16 + 1000 * 0x150), "q"); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK_EQUAL(e->path(), "meta.table[1]");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -176,6 +176,12 @@ std::uint64_t record_end(std::uint64_t s, const QuartetMesh& qm) {
 static_assert(q1::descriptor_vertex_count + 4 <= q1::mmp_offset && q1::index_count == q1::mmp_offset + 4 &&
               q1::index_count + 4 <= metadata_field::stream_offset);
 constexpr std::size_t min_head_bytes = std::max(q1::record_head_bytes - 0x08, metadata_field::min_stream_offset);
+// The smallest record a file can hold: the smallest head, a stream of envelope and terminal
+// only, the footer, padded to 16 bytes (what record_end gives for it).
+constexpr std::uint64_t min_record_bytes =
+    (metadata_field::min_stream_offset + 2 * record_bytes + metadata_field::footer_bytes + q1::alignment - 1) /
+    q1::alignment * q1::alignment;
+static_assert(min_record_bytes == 0x150);
 
 // Throws usage when the model cannot be laid out (header shorter than 0x20 bytes or not
 // table_offset bytes long, a head too short) and limit past 4 GiB (naming the file, and the
@@ -424,6 +430,16 @@ MetaHeader read_header(ByteView meta, const std::string& meta_file) {
         mismatch(meta_file, q1::table_offset_field, "meta.table_offset",
                  "a table of " + std::to_string(count) + " record offsets at " + hex(h.table_offset) +
                      " does not fit after the header");
+    // Every record takes at least min_record_bytes (a 0xB8-byte head, a stream with no batch,
+    // the footer, padded to 16) and records do not overlap: a count the bytes after the table
+    // cannot hold is refused here, before the reader sizes its model by it.
+    const std::uint64_t records_at = align_up(std::uint64_t(h.table_offset) + 4ull * count, q1::alignment);
+    if (records_at + std::uint64_t(count) * min_record_bytes > meta.size())
+        mismatch(meta_file, q1::mesh_count_field, "meta.mesh_count",
+                 "the mesh count at 0x00 is " + std::to_string(count) + ": that many records need at least " +
+                     std::to_string(std::uint64_t(count) * min_record_bytes) + " bytes after the table (" +
+                     hex(min_record_bytes) + " each), the file has " +
+                     std::to_string(meta.size() > records_at ? meta.size() - records_at : 0));
     h.starts.resize(count);
     for (std::uint32_t i = 0; i < count; ++i) {
         h.starts[i] = be32(meta, h.table_offset + 4 * i);
