@@ -4,6 +4,8 @@
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/repack.hpp"
 
+#include <algorithm>
+
 using namespace mod::totem;
 using namespace totemtest;
 
@@ -212,6 +214,78 @@ BOOST_AUTO_TEST_CASE(chunks_that_were_already_empty_survive_a_repack) {
         BOOST_TEST(std::equal(out.begin(), out.begin() + 0x2000, bytes.begin()));
         BOOST_TEST(std::equal(out.begin() + 0x2000, out.end(), bytes.begin() + 0x2800));
     }
+}
+
+BOOST_AUTO_TEST_CASE(records_that_fill_a_chunk_exactly) {
+    // A record ending on the last byte of its chunk (no padding) is valid to read, write and
+    // place: none of the size comparisons may be off by one.
+    auto bytes = archive_bytes(Endian::big, 0x800, {{{"SKIN", "A", "L", filler(0x800 - 4 - 16, 1)}},
+                                                    {{"NODE", "B", "L", filler(10, 2)}}});
+    Archive a = decode(bytes, Endian::big);
+    BOOST_TEST(a.chunks[0].padding.empty());
+    BOOST_TEST(encode_archive(a) == bytes);
+    BOOST_TEST(encode_archive(repack(a, items_of(a))) == bytes);
+
+    // An edit that makes a record fill its chunk exactly: it stays, and nothing grows.
+    auto two = archive_bytes(Endian::big, 0x800, {{{"SKIN", "A", "L", filler(100, 1)}, {"MESH", "C", "L", filler(100, 3)}},
+                                                  {{"NODE", "B", "L", filler(10, 2)}}});
+    Archive b = decode(two, Endian::big);
+    auto items = items_of(b);
+    items[0].record.payload = filler(0x800 - 4 - 16 - 116, 4);
+    RepackReport report;
+    Archive c = decode(encode_archive(repack(b, items, &report)), Endian::big);
+    BOOST_TEST(!report.chunk_size_grew());
+    BOOST_TEST(report.moved == 0u);
+    BOOST_TEST(c.chunks.size() == 2u);
+    BOOST_TEST(c.chunks[0].padding.empty());
+
+    // A record that leaves its chunk and fits another one's free space exactly goes there.
+    items = items_of(b);
+    items[1].record.payload = filler(0x800 - 4 - 26 - 16, 5);  // chunk 1 holds 4 + 26 bytes
+    c = decode(encode_archive(repack(b, items, &report)), Endian::big);
+    BOOST_TEST(report.moved == 1u);
+    BOOST_TEST(!report.chunk_size_grew());
+    BOOST_REQUIRE(c.chunks.size() == 2u);
+    BOOST_TEST(c.chunks[1].records.size() == 2u);
+    BOOST_TEST(c.chunks[1].padding.empty());
+
+    // A record of exactly chunk size - 4 bytes needs no growth; one byte more grows to 0x1000.
+    items = items_of(b);
+    items[2].record.payload = filler(0x800 - 4 - 16, 6);
+    repack(b, items, &report);
+    BOOST_TEST(!report.chunk_size_grew());
+    BOOST_TEST(report.notes.empty());  // not even a "grows to 0x800" note
+    items[2].record.payload.push_back(0);
+    repack(b, items, &report);
+    BOOST_TEST(report.new_chunk_size == 0x1000u);
+}
+
+BOOST_AUTO_TEST_CASE(a_short_last_chunk_that_stops_being_last_is_padded_out) {
+    auto bytes = archive_bytes(Endian::little, 0x800, sample_chunks());
+    bytes.resize(bytes.size() - 0x400);
+    Archive a = decode(bytes, Endian::little);
+    auto items = items_of(a);
+    Record fresh;
+    fresh.type_id = name_id("NODE");
+    fresh.name_id = name_id("N2");
+    fresh.payload = filler(2010, 8);  // fits no existing chunk: a new last chunk
+    items.push_back({fresh, std::nullopt});
+    auto out = encode_archive(repack(a, items));
+    BOOST_TEST(out.size() == 0x800u + 4u * 0x800u);
+    require_no_record_crosses(out, Endian::little);
+    // The old short chunk, untouched, keeps its bytes and is completed with zeros.
+    BOOST_TEST(std::equal(bytes.begin(), bytes.end(), out.begin()));
+    BOOST_TEST(std::all_of(out.begin() + bytes.size(), out.begin() + 0x2000, [](std::uint8_t b) { return b == 0; }));
+}
+
+BOOST_AUTO_TEST_CASE(a_chunk_size_that_divides_the_body_decides_a_near_tie) {
+    // One empty chunk: its count reads 0 in both orders. The word 0x800 big-endian is
+    // 0x80000 little-endian, also a multiple of 0x800 but larger than the body: only the
+    // big-endian reading divides the body into whole chunks, and that decides.
+    auto bytes = archive_bytes(Endian::big, 0x800, {{}});
+    BOOST_TEST((detect_byte_order(bytes).endian == Endian::big));
+    auto le = archive_bytes(Endian::little, 0x800, {{}});
+    BOOST_TEST((detect_byte_order(le).endian == Endian::little));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -88,4 +88,18 @@ BOOST_AUTO_TEST_CASE(every_truncation_and_flip_is_clean) {
     BOOST_TEST(modtest::byte_flip_loop(bytes, decode) > 0u);
 }
 
+BOOST_AUTO_TEST_CASE(a_line_starting_with_nul_ends_the_table) {
+    std::string body = std::to_string(name_id("SKIN")) + " \"SKIN\"\n";
+    body += std::string(3, '\0') + "not a line\n";
+    auto bytes = text(body);
+    auto t = NameTable::parse(mod::ByteReader(bytes, mod::Endian::big));
+    BOOST_TEST(t.entries().size() == 1u);
+    BOOST_TEST(t.encode() == bytes);
+    BOOST_TEST(t.add("MESH"));
+    auto grown = t.encode();
+    const std::string expect = std::to_string(name_id("SKIN")) + " \"SKIN\"\n" + std::to_string(name_id("MESH")) +
+                               " \"MESH\"\n" + std::string(3, '\0') + "not a line\n";
+    BOOST_TEST((grown == text(expect)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

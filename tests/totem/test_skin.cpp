@@ -168,4 +168,34 @@ BOOST_AUTO_TEST_CASE(encoder_rejects_inconsistent_models) {
     BOOST_CHECK_THROW(encode_skin(s, Endian::big), mod::Error);
 }
 
+BOOST_AUTO_TEST_CASE(ambiguous_payloads_that_break_both_invariants_take_the_seed_layout) {
+    // After the anim entries: words 2, 1, 2, 0, 0, 0. Without zero2: two entries
+    // {[2], []} and {[], []} (2 entries for 1 section). With zero2 = 2: one entry {[0, 0], []}
+    // (zero2 != 0). Neither reading satisfies the seed's invariants: the seed's layout wins.
+    ByteWriter w(Endian::big);
+    auto full = skin_payload(Endian::big, true, false);
+    full.resize(full.size() - 20);
+    w.bytes(full);
+    for (std::uint32_t v : {2u, 1u, 2u, 0u, 0u, 0u}) w.u32(v);
+    auto bytes = w.take();
+    SkinDecodeInfo info;
+    Skin s = decode(bytes, Endian::big, &info);
+    BOOST_TEST(info.ambiguous);
+    BOOST_TEST(to_string(info.reading) == std::string("seed"));
+    BOOST_TEST(s.zero2 == 2u);
+    BOOST_TEST((s.unknown.at(0).vertices == std::vector<std::uint32_t>{0, 0}));
+    BOOST_TEST(encode_skin(s, Endian::big) == bytes);
+}
+
+BOOST_AUTO_TEST_CASE(when_neither_reading_fits_the_error_points_at_the_deeper_failure) {
+    // A seed-layout payload with one stray byte: the seed reading fails only at that byte;
+    // Chum World's takes zero2 as a count of 0 and fails 21 bytes earlier.
+    auto bytes = skin_payload(Endian::little, true, true);
+    bytes.push_back(0x99);
+    auto err = modtest::catch_error([&] { decode(bytes, Endian::little); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST(err->offset() == bytes.size() - 1);
+    BOOST_TEST(err->message().find("with zero2 (seed)") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
