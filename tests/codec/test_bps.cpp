@@ -182,6 +182,30 @@ BOOST_AUTO_TEST_CASE(hostile_actions_fail_with_the_action_index) {
     BOOST_TEST(e->kind() == mod::ErrorKind::limit);
 }
 
+// Actions that stop short of the declared size are refused by the size check itself, not only
+// by the target CRC: here the bytes never written are zeros, which is exactly what the declared
+// target holds, so the CRC alone would pass the patch. describe() has no CRC to fall back on.
+BOOST_AUTO_TEST_CASE(actions_writing_fewer_bytes_than_declared_are_refused) {
+    const Bytes source = {1, 2, 3, 4};
+    const Bytes target = {1, 2, 3, 4, 0, 0};
+    const Bytes patch = build_patch(source, target, action(mod::bps::Action::source_read, 4));
+    const mod::ByteReader reader(patch, mod::Endian::little, "short.bps", "bps");
+    for (int use_describe = 0; use_describe < 2; ++use_describe) {
+        auto e = modtest::catch_error([&] {
+            if (use_describe) mod::bps::describe(reader);
+            else mod::bps::apply(reader, source);
+        });
+        BOOST_REQUIRE(e);
+        BOOST_TEST(e->kind() == mod::ErrorKind::format);
+        BOOST_TEST(e->file() == "short.bps");
+        BOOST_TEST(e->offset() == patch.size() - mod::bps::footer_size);  // where the actions end
+        BOOST_TEST(e->message().find("the actions write 4 bytes, the header declares 6") != std::string::npos,
+                   e->what());
+    }
+    // The same actions with a declared size of 4 are a valid patch.
+    BOOST_TEST(mod::bps::apply(build_patch(source, source, action(mod::bps::Action::source_read, 4)), source) == source);
+}
+
 BOOST_AUTO_TEST_CASE(corpus_round_trips_with_random_edits) {
     std::size_t total_patch = 0, total_target = 0;
     std::uint64_t seed = 1;
