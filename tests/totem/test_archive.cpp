@@ -2,9 +2,11 @@
 #include "test_support.hpp"
 
 #include "libmod/totem/archive.hpp"
+#include "libmod/totem/extract.hpp"
 #include "libmod/totem/repack.hpp"
 
 #include <algorithm>
+#include <set>
 
 using namespace mod::totem;
 using namespace totemtest;
@@ -286,6 +288,34 @@ BOOST_AUTO_TEST_CASE(a_chunk_size_that_divides_the_body_decides_a_near_tie) {
     BOOST_TEST((detect_byte_order(bytes).endian == Endian::big));
     auto le = archive_bytes(Endian::little, 0x800, {{}});
     BOOST_TEST((detect_byte_order(le).endian == Endian::little));
+}
+
+BOOST_AUTO_TEST_CASE(extract_paths_never_put_a_file_where_a_folder_must_go) {
+    // "DB:>P" of type SKIN is the file P.SKIN, so "DB:>P.SKIN>Q" cannot be P.SKIN/Q.SKIN (and
+    // the other way round). Every planned path must be creatable: no file is also a folder.
+    std::string table;
+    for (const char* n : {"SKIN", "L", "DB:>P", "DB:>P.SKIN>Q", "DB:>R.SKIN>S", "DB:>R", "DB:>P.SKIN_Q"})
+        table += std::to_string(name_id(n)) + " \"" + n + "\"\n";
+    auto table_bytes = text(table);
+    const NameTable names = NameTable::parse(mod::ByteReader(table_bytes, Endian::big));
+    auto bytes = archive_bytes(Endian::big, 0x800,
+                               {{{"SKIN", "DB:>P", "L", filler(4, 1)}, {"SKIN", "DB:>P.SKIN>Q", "L", filler(4, 2)},
+                                 {"SKIN", "DB:>R.SKIN>S", "L", filler(4, 3)}, {"SKIN", "DB:>R", "L", filler(4, 4)},
+                                 {"SKIN", "DB:>P.SKIN_Q", "L", filler(4, 5)}}});
+    const auto plan = plan_extract(decode(bytes, Endian::big), names);
+    BOOST_REQUIRE(plan.size() == 5u);
+    std::set<std::string> files, folders;
+    for (const auto& e : plan) {
+        BOOST_TEST(files.insert(e.file).second, e.file);
+        for (std::size_t slash = e.file.find('/'); slash != std::string::npos; slash = e.file.find('/', slash + 1))
+            folders.insert(e.file.substr(0, slash));
+    }
+    for (const auto& f : files) BOOST_TEST(!folders.count(f), f << " is both a file and a folder");
+    BOOST_TEST(plan[0].file == "P.SKIN");
+    BOOST_TEST(plan[1].file == "P.SKIN_Q.SKIN");    // flattened below a file
+    BOOST_TEST(plan[2].file == "R.SKIN/S.SKIN");
+    BOOST_TEST(plan[3].file == "R~2.SKIN");         // R.SKIN is already a folder
+    BOOST_TEST(plan[4].file == "P.SKIN_Q~2.SKIN");  // clashes with the flattened name
 }
 
 BOOST_AUTO_TEST_SUITE_END()

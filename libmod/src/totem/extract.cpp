@@ -33,7 +33,22 @@ std::string type_text(const Record& r, const NameTable& names) {
 
 std::vector<ExtractEntry> plan_extract(const Archive& archive, const NameTable& names) {
     std::vector<ExtractEntry> out;
-    std::set<std::string> used;
+    // Paths taken by files and by the folders above them: a file may not take a folder's
+    // path, nor sit below another file ("DB:>A" of type T is the file A.T, so "DB:>A.T>B"
+    // cannot be the file A.T/B.T).
+    std::set<std::string> files, folders;
+    auto parents_free = [&](const std::string& file) {
+        for (std::size_t slash = file.find('/'); slash != std::string::npos; slash = file.find('/', slash + 1))
+            if (files.count(file.substr(0, slash))) return false;
+        return true;
+    };
+    auto take = [&](const std::string& file) {
+        if (files.count(file) || folders.count(file) || !parents_free(file)) return false;
+        files.insert(file);
+        for (std::size_t slash = file.find('/'); slash != std::string::npos; slash = file.find('/', slash + 1))
+            folders.insert(file.substr(0, slash));
+        return true;
+    };
     for (std::size_t ci = 0; ci < archive.chunks.size(); ++ci) {
         for (auto ri : archive.chunks[ci].records) {
             const Record& r = archive.records[ri];
@@ -52,8 +67,11 @@ std::vector<ExtractEntry> plan_extract(const Archive& archive, const NameTable& 
             } else {
                 base = "_unnamed/" + hash_text(r.name_id);
             }
-            std::string file = base + "." + type_text(r, names);
-            for (int k = 2; !used.insert(file).second; ++k) file = base + "~" + std::to_string(k) + "." + type_text(r, names);
+            const std::string type = type_text(r, names);
+            // Below a file: the name goes flat ('/' → '_'), where only a name clash remains.
+            if (!parents_free(base + "." + type)) std::replace(base.begin(), base.end(), '/', '_');
+            std::string file = base + "." + type;
+            for (int k = 2; !take(file); ++k) file = base + "~" + std::to_string(k) + "." + type;
             out.push_back({ri, ci, file});
         }
     }
