@@ -166,6 +166,20 @@ BOOST_AUTO_TEST_CASE(encoder_rejects_inconsistent_models) {
     s = decode(skin_payload(Endian::big, false, false), Endian::big);
     s.anims.push_back({1, 2});
     BOOST_CHECK_THROW(encode_skin(s, Endian::big), mod::Error);
+    // Models whose bytes would read back as another model: the animation block dropped but
+    // the seed reading kept, and a zero2 value the chosen reading does not write.
+    s = decode(skin_payload(Endian::big, true, true, 5), Endian::big);
+    s.has_anims = 0;
+    s.anims.clear();
+    BOOST_CHECK_THROW(encode_skin(s, Endian::big), mod::Error);
+    s.reading = Zero2Reading::no_anim_block;
+    BOOST_CHECK_THROW(encode_skin(s, Endian::big), mod::Error);  // zero2 = 5 still set
+    s.zero2 = 0;
+    auto bytes = encode_skin(s, Endian::big);
+    BOOST_TEST((decode(bytes, Endian::big) == s));
+    s = decode(skin_payload(Endian::big, true, false), Endian::big);
+    s.zero2 = 1;
+    BOOST_CHECK_THROW(encode_skin(s, Endian::big), mod::Error);
 }
 
 BOOST_AUTO_TEST_CASE(ambiguous_payloads_that_break_both_invariants_take_the_seed_layout) {

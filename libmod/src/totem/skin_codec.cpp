@@ -207,6 +207,12 @@ Bytes encode_skin(const Skin& s, Endian endian) {
         throw Error(ErrorKind::usage, "SKIN has an animation block but no zero2 reading was chosen");
     if (s.has_anims == 0 && !s.anims.empty())
         throw Error(ErrorKind::usage, "SKIN has animation entries but has_anims is 0");
+    // What the bytes cannot carry: the reader would give back another model.
+    if (s.has_anims == 0 && s.reading != Zero2Reading::no_anim_block)
+        throw Error(ErrorKind::usage, std::string("SKIN has no animation block but a zero2 reading (") +
+                                          to_string(s.reading) + ") is set; it would read back as no-anim-block");
+    if (s.reading != Zero2Reading::seed && s.zero2 != 0)
+        throw Error(ErrorKind::usage, "SKIN zero2 is " + hex(s.zero2) + " but only the seed reading writes it");
     ByteWriter w(endian);
     write_object_header(w, s.header);
     w.u32(count32(s.mesh_ids.size(), "mesh"));

@@ -88,8 +88,9 @@ Skin decode_skin(const ByteReader& payload, SkinDecodeInfo* info = nullptr);
 // zero2"); the payload must still be consumed exactly.
 Skin decode_skin_as(const ByteReader& payload, Zero2Reading reading);
 
-// Writes the payload. Throws usage when has_anims and reading disagree, limit on counts
-// that do not fit their fields.
+// Writes the payload. Throws usage when has_anims and reading disagree (either way), or when
+// zero2 is non-zero without the seed reading (it would not be written), limit on counts that
+// do not fit their fields.
 Bytes encode_skin(const Skin& skin, Endian endian);
 
 // What a SKIN's ids must stay inside: the array sizes of one target MESH.
