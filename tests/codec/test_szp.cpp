@@ -74,6 +74,31 @@ BOOST_AUTO_TEST_CASE(fixups_apply_in_order_and_size2_tail_is_zeroed) {
     BOOST_TEST(u.header.fixups.size() == 3u);
 }
 
+// A fix-up writes 4 bytes: one at size2 - 4 fills the buffer's last word; one that starts
+// 3, 2 or 1 bytes before the end (or at it) would write past the buffer and is refused.
+BOOST_AUTO_TEST_CASE(a_fixup_must_fit_entirely_inside_size2) {
+    Bytes content(16, 0xAB);
+    auto stream = yay0::encode(content);
+    Layout l;
+    l.size1 = 20;
+    l.size2 = 20;
+    l.header_size = 0x18 + 8;
+    l.fixups = {{0x01020304, 16}};
+    auto u = szp::unpack(reader(make_blob(l, stream)));
+    BOOST_REQUIRE_EQUAL(u.data.size(), 20u);
+    BOOST_TEST(endian::load_be32(&u.data[12]) == 0xABABABABu);
+    BOOST_TEST(endian::load_be32(&u.data[16]) == 0x01020304u);
+    for (std::uint32_t offset : {17u, 18u, 19u, 20u, 0xFFFFFFFEu}) {
+        l.fixups = {{0x01020304, offset}};
+        auto blob = make_blob(l, stream);
+        auto e = modtest::catch_error([&] { szp::unpack(reader(blob)); });
+        BOOST_REQUIRE(e);
+        BOOST_TEST(e->path() == "szp.fixup[0]");
+        BOOST_TEST(e->offset() == 0x1Cu);
+        BOOST_TEST(e->file() == "entry.szp");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(an_unchanged_entry_is_written_back_from_its_original_bytes) {
     Bytes content(300);
     for (std::size_t i = 0; i < content.size(); ++i) content[i] = static_cast<std::uint8_t>(i / 7);
