@@ -131,6 +131,17 @@ BOOST_AUTO_TEST_CASE(damaged_patches_fail_cleanly) {
     Bytes trailing = patch;
     trailing.push_back(0);
     BOOST_CHECK_THROW(mod::zpatch::apply(trailing, source), mod::Error);
+    // Bytes after the frame that the header's frame size does cover: an empty skippable frame
+    // (zstd would skip it and decode the target) with the frame size and header CRC updated.
+    Bytes skippable = patch;
+    for (std::uint8_t b : {0x50, 0x2A, 0x4D, 0x18, 0x00, 0x00, 0x00, 0x00}) skippable.push_back(b);
+    mod::endian::store_le32(skippable.data() + 0x4C, static_cast<std::uint32_t>(skippable.size() - 0x58));
+    mod::endian::store_le32(skippable.data() + 0x54, mod::crc32(ByteView(skippable).first(0x54)));
+    BOOST_REQUIRE_NO_THROW(mod::zpatch::read_header(mod::ByteReader(skippable, mod::Endian::little)));
+    e = modtest::catch_error([&] { mod::zpatch::apply(skippable, source); });
+    BOOST_REQUIRE(e);
+    BOOST_TEST(e->path() == "zpatch.frame");
+    BOOST_TEST(e->message().find("bytes after the zstd frame") != std::string::npos, e->what());
     BOOST_CHECK_THROW(mod::zpatch::read_header(mod::ByteReader(ByteView(patch).first(10), mod::Endian::little)),
                       mod::Error);
 }
