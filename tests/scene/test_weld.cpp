@@ -20,9 +20,11 @@ namespace {
 // zero), non-finite ones by bits.
 bool same_under(const Mesh& m, std::size_t a, std::size_t b, float tolerance) {
     auto bits = [](float f) { return std::bit_cast<std::uint32_t>(f); };
+    // std::round, not llround: a quotient beyond the 64-bit range (a tiny tolerance, a huge
+    // UV) is already an integer and must keep its value, not become llround's one error value.
     auto grid = [&](float x, float y) {
         if (tolerance == 0 || !std::isfinite(x) || !std::isfinite(y)) return bits(x) == bits(y);
-        return std::llround(double(x) / double(tolerance)) == std::llround(double(y) / double(tolerance));
+        return std::round(double(x) / double(tolerance)) == std::round(double(y) / double(tolerance));
     };
     // An absent attribute (empty array) compares equal.
     auto all = [](auto&& values, std::size_t a, std::size_t b, auto&& same) {
@@ -168,7 +170,8 @@ BOOST_AUTO_TEST_CASE(large_and_non_finite_components_round_as_the_rule_says) {
         const float edge = static_cast<float>(2147483648.0 * double(tolerance));
         const std::vector<float> pool = {0.25f, 0.25f + 2e-6f, -0.5f, edge, std::nextafter(edge, 0.0f),
                                          std::nextafter(edge, inf), -edge, std::nextafter(-edge, 0.0f),
-                                         std::nextafter(-edge, -inf), 1.5f * edge, 1e13f, -1e13f, inf, -inf,
+                                         std::nextafter(-edge, -inf), 1.5f * edge, 1e13f, -1e13f, 1e15f,
+                                         2e15f, -1e15f, -2e15f, inf, -inf,
                                          std::numeric_limits<float>::quiet_NaN()};
         for (int slot = 0; slot < 10; ++slot)
             for (float x : pool)
@@ -208,6 +211,30 @@ BOOST_AUTO_TEST_CASE(large_and_non_finite_components_round_as_the_rule_says) {
     }
     BOOST_TEST(merged > 0u);
     BOOST_TEST(merged < checked);
+}
+
+BOOST_AUTO_TEST_CASE(a_tolerance_finer_than_the_floats_keeps_different_values_apart) {
+    // A finite positive tolerance so small that every quotient leaves the 64-bit range: the
+    // grid is finer than the floats, so only equal values may merge (llround gave every such
+    // quotient the same error value and merged different normals and UVs).
+    Mesh m;
+    m.positions = {{1, 2, 3}, {1, 2, 3}, {1, 2, 3}};
+    m.normals = {{0.6f, 0.8f, 0}, {0.8f, 0.6f, 0}, {0.6f, 0.8f, 0}};
+    m.tangents = {{1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, 1}};
+    m.uv0 = {{0.25f, 0.5f}, {0.75f, 0.5f}, {0.25f, 0.5f}};
+    m.uv1 = m.uv0;
+    m.influences = {{{0, 1.0f}}, {{0, 1.0f}}, {{0, 1.0f}}};
+    m.triangles = {{0, 1, 2}};
+    for (float tolerance : {1e-30f, std::numeric_limits<float>::denorm_min()}) {
+        const WeldResult r = weld(m, {tolerance});
+        BOOST_TEST((r.remap == std::vector<std::uint32_t>{0, 1, 0}));
+        BOOST_TEST(r.mesh.vertex_count() == 2u);
+    }
+    // Only a UV component differs, far beyond the 64-bit range at the default tolerance.
+    m.normals.assign(3, m.normals[0]);
+    m.uv0 = {{1e15f, 0.5f}, {2e15f, 0.5f}, {1e15f, 0.5f}};
+    m.uv1 = m.uv0;
+    BOOST_TEST((weld(m, {1e-5f}).remap == std::vector<std::uint32_t>{0, 1, 0}));
 }
 
 BOOST_AUTO_TEST_CASE(bitwise_duplicates_with_other_raw_lists_stay_apart) {

@@ -19,10 +19,15 @@
 namespace mod::scene {
 namespace {
 
+// Quotients at or beyond 2^62 in magnitude (a tolerance finer than the floats, a huge UV) are
+// already integers in double, so rounding would keep them as they are; they do not fit the
+// grid's 64-bit words (llround made every one of them the same error value, merging different
+// normals and UVs), and are compared by their float bits instead, which is the same equality.
+constexpr double grid_limit = 4.611686018427388e18;  // 2^62
+
 // llround(x) for the grid: an exact round-half-away-from-zero for |x| < 2^62 (x - trunc(x) is
-// exact in double), libm beyond (where it also decides what an out-of-range value becomes).
+// exact in double); callers keep larger quotients out (see grid_limit).
 std::int64_t round_to_grid(double x) {
-    if (!(std::abs(x) < 4.611686018427388e18)) return std::llround(x);
     auto t = static_cast<std::int64_t>(x);
     double fraction = x - static_cast<double>(t);
     // Branch-free: the fraction of noisy normals is unpredictable.
@@ -31,8 +36,8 @@ std::int64_t round_to_grid(double x) {
 
 // Everything compared except the raw influence lists (compared separately: variable length).
 // Fixed size without padding, hashed and compared as plain words. Each rounded component is
-// a finite value on the tolerance grid, or (exact mode, or a NaN / infinity) the float's bits
-// with its bit set in `as_bits`, so a rounded value never equals a bit pattern. vertex_key
+// a finite value on the tolerance grid, or (exact mode, a NaN / infinity, or a quotient beyond
+// grid_limit) the float's bits with its bit set in `as_bits`, so a rounded value never equals a bit pattern. vertex_key
 // assigns the head and tail words directly (only the ten rounded words are zeroed first, for
 // absent attributes), each with one 8-byte store: the hash reads the key back at once, and a
 // word assembled from two 4-byte stores cannot be forwarded to that load (it waits for the
@@ -54,18 +59,21 @@ enum Present : std::uint32_t { normal = 1, tangent = 2, uv0 = 4, uv1 = 8, colour
 // `Rounded` is tolerance > 0, decided once per weld rather than per component.
 template <bool Rounded>
 void round_into(Key& k, std::uint32_t& as_bits, std::size_t c, float f, double tolerance) {
-    if (!Rounded || !std::isfinite(f)) {
-        k.rounded[c] = std::bit_cast<std::int32_t>(f);
-        as_bits |= 1u << c;
-    } else {
-        k.rounded[c] = round_to_grid(double(f) / tolerance);
+    if constexpr (Rounded) {
+        const double q = double(f) / tolerance;  // NaN and infinities fail the test: bits
+        if (std::abs(q) < grid_limit) {
+            k.rounded[c] = round_to_grid(q);
+            return;
+        }
     }
+    k.rounded[c] = std::bit_cast<std::int32_t>(f);
+    as_bits |= 1u << c;
 }
 
 // Components c0 and c1 at once: round_into of each, with the same double division and the same
 // truncate-and-compare rounding, two lanes per instruction (the ten divisions and roundings
 // were half of the key's cost). Quotients of 2^31 or more, and non-finite ones, take
-// round_into (libm and bit patterns, as before).
+// round_into (the scalar grid, or bit patterns beyond grid_limit and for non-finite values).
 template <bool Rounded>
 [[gnu::always_inline]] inline void round_pair(Key& k, std::uint32_t& as_bits, std::size_t c0, std::size_t c1, float f0,
                                               float f1, double tolerance) {
