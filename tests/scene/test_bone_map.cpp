@@ -40,6 +40,21 @@ BOOST_AUTO_TEST_CASE(parse_bone_map_text) {
     BOOST_TEST(modtest::catch_error([] { parse_bone_map(" = c\n"); }).has_value());
 }
 
+BOOST_AUTO_TEST_CASE(a_utf8_byte_order_mark_is_not_part_of_the_first_line) {
+    // Windows editors save text with a leading byte order mark: it is not part of the first
+    // name, and a first comment line stays a comment (it was 'expected source = target').
+    auto m = parse_bone_map("\xEF\xBB\xBF# exported by Notepad\nHips = pelvis\n", "map.txt");
+    BOOST_TEST_REQUIRE(m.pairs.size() == 1u);
+    BOOST_TEST(*m.target_for("Hips") == "pelvis");
+    m = parse_bone_map("\xEF\xBB\xBFHips = pelvis\n", "map.txt");
+    BOOST_TEST_REQUIRE(m.pairs.size() == 1u);
+    BOOST_TEST(m.pairs[0].first == "Hips");
+    // Only at the very start: elsewhere the bytes belong to a name.
+    m = parse_bone_map("a = b\n\xEF\xBB\xBFHips = pelvis\n", "map.txt");
+    BOOST_TEST_REQUIRE(m.pairs.size() == 2u);
+    BOOST_TEST(m.pairs[1].first == "\xEF\xBB\xBFHips");
+}
+
 BOOST_AUTO_TEST_CASE(unmapped_weighted_bones_are_listed_and_a_map_fixes_them) {
     modtest::TempDir dir;
     scenetest::FixtureSpec spec;

@@ -33,6 +33,8 @@ const std::string* BoneMap::target_for(std::string_view source) const {
 
 BoneMap parse_bone_map(std::string_view text, std::string_view file) {
     BoneMap map;
+    // A UTF-8 byte order mark (Windows editors write one) is not part of the first line.
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     std::size_t line_no = 0;
     while (!text.empty()) {
         ++line_no;

@@ -25,7 +25,8 @@ struct BoneMap {
 };
 
 // Text form, one pair per line: "source = target". Names are trimmed of surrounding blanks
-// and may contain inner spaces; '#' starts a comment line; blank lines are ignored. Throws
+// and may contain inner spaces; '#' starts a comment line; blank lines are ignored; a UTF-8
+// byte order mark at the very start is skipped. Throws
 // mod::Error (format, naming `file` and the 1-based line as the path "line[N]") on a line
 // without '=', an empty name, or a source named twice.
 BoneMap parse_bone_map(std::string_view text, std::string_view file = {});
