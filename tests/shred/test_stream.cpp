@@ -140,6 +140,55 @@ BOOST_AUTO_TEST_CASE(every_invariant_has_its_own_error) {
     BOOST_CHECK_NE(std::string(e->path()).find("vertex[1]"), std::string::npos);
 }
 
+// validate_stream on models the codec cannot write back as they are: a batch above the u16
+// vertex count (encode would write its count modulo 65,536, and the stream would read back as
+// another one), batches that do not follow one another, vertices no batch holds. Usage errors
+// naming the batch; a terminal header with counts is the terminal-header invariant.
+BOOST_AUTO_TEST_CASE(validate_refuses_models_the_encoder_cannot_write) {
+    const Stream good = decode(str_stream());  // 2 batches x 3 vertices
+    BOOST_REQUIRE_NO_THROW(validate_stream(good));
+    auto expect_usage = [](const Stream& s, const std::string& path) {
+        auto e = modtest::catch_error([&] { validate_stream(s, {}, nullptr, {"m.bin", 0x1000, "stream"}); });
+        BOOST_REQUIRE(e);
+        BOOST_CHECK(e->kind() == mod::ErrorKind::usage);
+        BOOST_CHECK_EQUAL(e->file(), "m.bin");
+        BOOST_CHECK_EQUAL(e->path(), path);
+    };
+    {  // One batch of 65,536 vertices (one more than its u16 count holds).
+        Stream s = good;
+        s.batches.resize(1);
+        s.vertices.assign(std::size_t(max_batch_vertices) + 1, good.vertices[0]);
+        s.batches[0].vertex_count = max_batch_vertices + 1;
+        expect_usage(s, "stream.batch[0]");
+        // 65,535 is the largest batch, and it validates.
+        s.vertices.pop_back();
+        s.batches[0].vertex_count = max_batch_vertices;
+        BOOST_CHECK_NO_THROW(validate_stream(s));
+    }
+    {  // A batch that does not start where the previous one ends.
+        Stream s = good;
+        s.batches[1].first_vertex = 2;
+        expect_usage(s, "stream.batch[1]");
+    }
+    {  // A batch reaching past the vertices.
+        Stream s = good;
+        s.batches[1].vertex_count = 4;
+        expect_usage(s, "stream.batch[1]");
+    }
+    {  // Vertices after the last batch.
+        Stream s = good;
+        s.vertices.push_back(s.vertices.back());
+        expect_usage(s, "stream");
+    }
+    {  // A terminal header with a vertex count.
+        Stream s = good;
+        s.terminal = BatchHeader::make({255, 255, 255, 255}, 1, 0);
+        auto e = modtest::catch_error([&] { validate_stream(s); });
+        BOOST_REQUIRE(e);
+        BOOST_CHECK(is_violation(*e, Invariant::terminal_header));
+    }
+}
+
 // The vertex check tests several fields per instruction (stream_codec.cpp, vertex_ok): every
 // field of every vertex of a batch must still be seen on its own, at its own offset.
 BOOST_AUTO_TEST_CASE(every_vertex_field_is_checked_on_its_own) {
