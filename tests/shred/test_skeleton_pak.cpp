@@ -82,6 +82,33 @@ BOOST_AUTO_TEST_CASE(validation_errors) {
     modtest::byte_flip_loop(good, dec_view, 2);
 }
 
+// The edges of the range checks: the last bone is a valid parent (of any bone, even an earlier
+// one), the bone count is not; a matrix may end exactly at the end of the file, not one byte past.
+BOOST_AUTO_TEST_CASE(validation_edges) {
+    auto good = build_skeleton(bones(4));
+    const auto s = dec(good);
+    const std::size_t table = s.table_offset;
+    auto b = good;
+    mod::endian::store_be32(b.data() + table + 16 * 1 + 4, 3);
+    BOOST_CHECK_EQUAL(dec(b).bones[1].parent, 3u);
+    mod::endian::store_be32(b.data() + table + 16 * 1 + 4, 4);
+    auto e = modtest::catch_error([&] { dec(b); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK_EQUAL(e->path(), "scp.bone[1].parent");
+    BOOST_CHECK_EQUAL(e->offset(), table + 16 + 4);
+    // Bone 2's matrix copied to the last 64 bytes of the file.
+    b = good;
+    const std::uint32_t at = static_cast<std::uint32_t>(b.size());
+    b.insert(b.end(), good.begin() + s.bones[2].matrix_offset, good.begin() + s.bones[2].matrix_offset + 64);
+    mod::endian::store_be32(b.data() + table + 16 * 2 + 12, at);
+    BOOST_CHECK_EQUAL(dec(b).bones[2].matrix_offset, at);
+    BOOST_CHECK(encode_skeleton(dec(b)) == b);
+    mod::endian::store_be32(b.data() + table + 16 * 2 + 12, at + 4);
+    e = modtest::catch_error([&] { dec(b); });
+    BOOST_REQUIRE(e);
+    BOOST_CHECK_EQUAL(e->path(), "scp.bone[2].matrix_offset");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(shred_pak)
