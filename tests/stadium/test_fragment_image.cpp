@@ -80,6 +80,34 @@ void check_equivalent(const Fragment& before, const Fragment& after, const Track
     BOOST_TEST(pointers > 0u);
 }
 
+// A minimal fragment linked at model_link_base: a `body`-byte body (header, getter returning
+// `root`, zeros), `words` written at their offsets, the getter's three entries then `relocs`,
+// and `bss` bytes of bss (sizeInRam = body + bss).
+mod::Bytes tiny_fragment(std::uint32_t body, std::uint32_t root, const std::map<std::uint32_t, std::uint32_t>& words,
+                         const std::vector<Reloc>& relocs, std::uint32_t bss = 0) {
+    mod::Bytes b(body, 0);
+    auto put = [&](std::uint32_t at, std::uint32_t v) { mod::endian::store_be32(&b[at], v); };
+    put(0, model_entry_jump);
+    std::copy(std::begin(fragment_magic), std::end(fragment_magic), b.begin() + 8);
+    put(0x10, 0x20);
+    put(0x20, mips::lui(2, mips::hi16(model_link_base + root)));
+    put(0x24, mips::jr_ra);
+    put(0x28, mips::addiu(2, 2, mips::lo16(model_link_base + root)));
+    for (const auto& [at, v] : words) put(at, v);
+    std::vector<Reloc> all = {Reloc::make(RelocType::mips_26, 0), Reloc::make(RelocType::mips_hi16, 0x20),
+                              Reloc::make(RelocType::mips_lo16, 0x28)};
+    all.insert(all.end(), relocs.begin(), relocs.end());
+    mod::ByteWriter w(mod::Endian::big);
+    w.u32(static_cast<std::uint32_t>(all.size()));
+    for (auto r : all) w.u32(r.raw);
+    w.align(16);
+    put(0x14, body);
+    put(0x18, body + static_cast<std::uint32_t>(w.size()));
+    put(0x1C, body + bss);
+    b.insert(b.end(), w.data().begin(), w.data().end());
+    return b;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(stadium_fragment_image)
@@ -228,6 +256,100 @@ BOOST_AUTO_TEST_CASE(bad_edits_are_refused) {
     auto e = catch_error([&] { img.remove(root, 8); });
     BOOST_TEST(e->kind() == mod::ErrorKind::conflict);
     BOOST_TEST(!img.modified());
+}
+
+
+BOOST_AUTO_TEST_CASE(a_split_shared_hi16_is_refused_and_leaves_the_image_untouched) {
+    // The getter's LUI at 0x20 serves two LO16s: the root (0x40) and an ADDIU at 0x30 aiming at
+    // 0x7FF0. Inserting 0x10 bytes at 0x7FF0 moves it to 0x8000, whose %hi carries, while the
+    // root keeps the old %hi: one LUI cannot serve both any more.
+    const std::uint32_t far = model_link_base + 0x7FF0;
+    const mod::Bytes bytes = tiny_fragment(0x8020, 0x40, {{0x30, mips::addiu(3, 2, mips::lo16(far))}},
+                                           {Reloc::make(RelocType::mips_lo16, 0x30)});
+    const Fragment f = parse(bytes);
+    FragmentImage img(f);
+    BOOST_TEST_REQUIRE(img.targets().size() == 3u);  // entry jump, root, far
+    auto e = catch_error([&] { img.insert(0x7FF0, mod::Bytes(0x10, 0xEE)); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == mod::ErrorKind::conflict);
+    BOOST_TEST(e->message().find("shared") != std::string::npos);
+    // Nothing moved: the bytes, the table and the state are those of the original.
+    BOOST_TEST(img.body() == f.body);
+    BOOST_TEST(img.relocs().size() == f.relocs.size());
+    for (std::size_t i = 0; i < f.relocs.size() && i < img.relocs().size(); ++i)
+        BOOST_TEST(img.relocs()[i].raw == f.relocs[i].raw);
+    BOOST_TEST(!img.modified());
+    BOOST_TEST(encode_fragment(img.build()) == bytes);
+    // An edit both LO16s survive still works on the same image afterwards.
+    img.insert(0x40, mod::Bytes(8, 0));
+    const Fragment out = parse(encode_fragment(img.build()));
+    BOOST_TEST(mips::pair_address(out.word(0x20), out.word(0x28)) == model_link_base + 0x48);
+    BOOST_TEST(mips::pair_address(out.word(0x20), out.word(0x30)) == far + 8);
+}
+
+BOOST_AUTO_TEST_CASE(append_keeps_pointers_into_the_bss_on_the_bss) {
+    // A code fragment with 0x40 bytes of bss after a 0x100-byte body; the word at 0x40 points
+    // into the bss (0x110), the one at 0x44 into the body, the one at 0x48 at the body's end.
+    const mod::Bytes bytes = tiny_fragment(0x100, 0x60,
+                                           {{0x40, model_link_base + 0x110}, {0x44, model_link_base + 0x80},
+                                            {0x48, model_link_base + 0x100}},
+                                           {Reloc::make(RelocType::mips_32, 0x40), Reloc::make(RelocType::mips_32, 0x44),
+                                            Reloc::make(RelocType::mips_32, 0x48)},
+                                           0x40);
+    const Fragment f = parse(bytes);
+    FragmentImage appended(f);
+    const mod::Bytes data(0x18, 0xAB);
+    // Aligned to 0x20: 0x100 becomes 0x100 (no fill), data 0x18 → body 0x118.
+    BOOST_TEST(appended.append(data, 0x20) == model_link_base + 0x100);
+    const Fragment out = parse(encode_fragment(appended.build()));
+    BOOST_TEST(out.header.reloc_offset == 0x118u);
+    BOOST_TEST(out.header.size_in_ram == 0x158u);  // the bss keeps its 0x40 bytes, after the new data
+    BOOST_TEST(out.word(0x40) == model_link_base + 0x128);  // the same bss byte
+    BOOST_TEST(out.word(0x44) == model_link_base + 0x80);
+    BOOST_TEST(out.word(0x48) == model_link_base + 0x118);  // still the start of the bss
+    // The same as inserting the data at the end of the body.
+    FragmentImage inserted(f);
+    inserted.insert(0x100, mod::Bytes(0x18, 0xAB));
+    BOOST_TEST(encode_fragment(inserted.build()) == encode_fragment(appended.build()));
+    // Alignment fill counts as moved bytes too: 0x118 → 0x120 (fill 8), then 8 bytes.
+    BOOST_TEST(appended.append(mod::Bytes(8, 1), 0x10) == model_link_base + 0x120);
+    const Fragment out2 = parse(encode_fragment(appended.build()));
+    BOOST_TEST(out2.word(0x40) == model_link_base + 0x138);
+    BOOST_TEST(out2.header.size_in_ram == 0x168u);
+    // In the game, the pointer resolves to the same bss byte in both loads.
+    const std::uint32_t vaddr = 0x80400000;
+    const mod::Bytes r0 = stadiumtest::game_relocate(f, vaddr), r2 = stadiumtest::game_relocate(out2, vaddr);
+    BOOST_TEST(mod::endian::load_be32(&r0[0x40]) - vaddr - f.header.reloc_offset ==
+               mod::endian::load_be32(&r2[0x40]) - vaddr - out2.header.reloc_offset);
+}
+
+BOOST_AUTO_TEST_CASE(edits_that_would_leave_the_1_MiB_window_are_refused) {
+    // Pointers resolve through their low 20 bits: a body (plus bss) reaching 0x100000 would
+    // push rebased targets out of the fragment's window, where later edits no longer see them.
+    const mod::Bytes bytes = tiny_fragment(0x100, 0x60, {{0x40, model_link_base + 0xF0}},
+                                           {Reloc::make(RelocType::mips_32, 0x40)}, 0x10);
+    const Fragment f = parse(bytes);
+    FragmentImage img(f);
+    // 0x100 + 0x10 bss + n < 0x100000 is the largest allowed.
+    auto e = catch_error([&] { img.insert(0x30, mod::Bytes(0x100000 - 0x110, 0)); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == mod::ErrorKind::limit);
+    BOOST_TEST(e->message().find("0x100000") != std::string::npos);
+    e = catch_error([&] { img.append(mod::Bytes(0x100000 - 0x110, 0), 8); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == mod::ErrorKind::limit);
+    BOOST_TEST(!img.modified());
+    BOOST_TEST(img.body() == f.body);
+    img.insert(0x30, mod::Bytes(0x100000 - 0x118, 0));
+    BOOST_TEST(img.word(0x40 + 0x100000 - 0x118) == model_link_base + 0xFFFD8);
+    // Removing it again gives the original back: the pointer was tracked all along.
+    img.remove(0x30, 0x100000 - 0x118);
+    BOOST_TEST(encode_fragment(img.build()) == encode_fragment([&] {
+                   FragmentImage same(f);
+                   same.insert(0x30, mod::Bytes(8, 0));
+                   same.remove(0x30, 8);
+                   return same.build();
+               }()));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -118,6 +118,19 @@ void FragmentImage::shift(std::uint32_t at, std::int64_t delta, const std::funct
         }
         if (t) new_target[i] = moved(*t, e.offset());
     }
+    // The upper halves each HI16 must take, decided (and a split HI16 refused) before any byte
+    // moves, so a refused edit leaves the image as it was: old HI16 index -> immediate.
+    std::map<std::size_t, std::uint32_t> hi_value;
+    for (std::size_t i = 0; i < relocs_.size(); ++i) {
+        if (!new_target[i] || relocs_[i].type() != RelocType::mips_lo16) continue;
+        const std::size_t hi = pairs.at(i);
+        const std::uint32_t address = base_ + *new_target[i];
+        const std::uint32_t want = is_ori(old_word[i]) ? address >> 16 : mips::hi16(address);
+        auto [slot, fresh] = hi_value.emplace(hi, want);
+        if (!fresh && slot->second != want)
+            conflict(relocs_[i].offset(), "the HI16 at " + hex(relocs_[hi].offset()) +
+                                              " is shared by LO16s that now need different upper halves");
+    }
 
     // 2. Move the bytes and the sites.
     edit();
@@ -131,7 +144,6 @@ void FragmentImage::shift(std::uint32_t at, std::int64_t delta, const std::funct
     }
 
     // 3. Rewrite the pointer values at their new places.
-    std::map<std::size_t, std::optional<std::uint32_t>> hi_value;  // new index of HI16 -> imm
     std::map<std::size_t, std::size_t> new_of_old;
     for (std::size_t k = 0; k < kept.size(); ++k) new_of_old[old_index[k]] = k;
     for (std::size_t k = 0; k < kept.size(); ++k) {
@@ -143,26 +155,30 @@ void FragmentImage::shift(std::uint32_t at, std::int64_t delta, const std::funct
         switch (kept[k].type()) {
         case RelocType::mips_32: endian::store_be32(p, address); break;
         case RelocType::mips_26: endian::store_be32(p, mips::with_jump_target(w, address)); break;
-        case RelocType::mips_lo16: {
-            const std::size_t hi = new_of_old.at(pairs.at(i));
-            const std::uint32_t want = is_ori(w) ? address >> 16 : mips::hi16(address);
-            auto& slot = hi_value[hi];
-            if (slot && *slot != want)
-                conflict(kept[k].offset(), "the HI16 at " + hex(kept[hi].offset()) +
-                                               " is shared by LO16s that now need different upper halves");
-            slot = want;
-            endian::store_be32(p, (w & 0xFFFF0000u) | mips::lo16(address));
-            break;
-        }
+        case RelocType::mips_lo16: endian::store_be32(p, (w & 0xFFFF0000u) | mips::lo16(address)); break;
         case RelocType::mips_hi16: break;
         }
     }
     for (const auto& [hi, value] : hi_value) {
-        std::uint8_t* p = &body_[kept[hi].offset()];
-        endian::store_be32(p, (endian::load_be32(p) & 0xFFFF0000u) | *value);
+        std::uint8_t* p = &body_[kept[new_of_old.at(hi)].offset()];
+        endian::store_be32(p, (endian::load_be32(p) & 0xFFFF0000u) | value);
     }
     relocs_ = std::move(kept);
     modified_ = true;
+}
+
+void FragmentImage::check_growth(std::uint64_t growth, const char* what) const {
+    // Pointers resolve through their low 20 bits (the fragment's 1 MiB window): every target,
+    // up to one past the bss, must stay below fragment_max_size, or offset_of() stops seeing
+    // it and later edits would leave it behind.
+    const std::uint64_t bss = original_.header.size_in_ram - original_.header.reloc_offset;
+    const std::uint64_t extent = body_.size() + growth + bss;
+    if (extent >= fragment_max_size)
+        throw Error(ErrorKind::limit,
+                    std::string(what) + " of " + hex(growth) + " bytes: the body (" + hex(body_.size()) + " bytes) plus bss (" +
+                        hex(bss) + ") would reach " + hex(extent) + ", not below " + hex(fragment_max_size) +
+                        " (pointers are resolved by their low 20 bits)",
+                    {}, no_offset, "fragment");
 }
 
 void FragmentImage::insert(std::uint32_t at, ByteView data) {
@@ -170,9 +186,7 @@ void FragmentImage::insert(std::uint32_t at, ByteView data) {
         usage("insert at " + hex(at) + ": must be a 4-aligned offset in [0x20, " + hex(body_.size()) + "]");
     if (data.size() % 8 != 0) usage("insert of " + std::to_string(data.size()) + " bytes: not a multiple of 8");
     if (data.empty()) return;
-    if (body_.size() + data.size() >= (1u << 24))
-        throw Error(ErrorKind::limit, "fragment body would exceed the 24-bit relocation offset range",
-                    {}, no_offset, "fragment");
+    check_growth(data.size(), "insert");
     shift(at, static_cast<std::int64_t>(data.size()),
           [&] { body_.insert(body_.begin() + at, data.begin(), data.end()); });
 }
@@ -215,13 +229,16 @@ void FragmentImage::write_data(std::uint32_t at, ByteView data, const std::strin
 
 std::uint32_t FragmentImage::append(ByteView data, std::uint32_t alignment) {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0) usage("append: alignment must be a power of two");
+    const std::uint32_t old_size = body_size();
     const std::uint64_t start = align_up(body_.size(), alignment);
-    if (start + data.size() >= (1u << 24))
-        throw Error(ErrorKind::limit, "fragment body would exceed the 24-bit relocation offset range",
-                    {}, no_offset, "fragment");
-    body_.resize(start, 0);
-    body_.insert(body_.end(), data.begin(), data.end());
-    modified_ = true;
+    const std::uint64_t growth = start - old_size + data.size();
+    check_growth(growth, "append");
+    // The new bytes go where the bss (and anything one past the body) was: like an insert at
+    // the body's end, every target at or after it moves by the growth.
+    shift(old_size, static_cast<std::int64_t>(growth), [&] {
+        body_.resize(static_cast<std::size_t>(start), 0);
+        body_.insert(body_.end(), data.begin(), data.end());
+    });
     return base_ + static_cast<std::uint32_t>(start);
 }
 

@@ -17,7 +17,9 @@
 // Inserted and removed sizes must be multiples of 8 so every later display list, vertex and
 // texel block keeps the RDP's 8-byte alignment; `at` must be 4-aligned and past the 0x20-byte
 // header. Errors: usage for bad arguments, conflict when an edit would orphan a pointer (a
-// pointer into removed bytes) or split a HI16 shared by LO16s that now need different halves.
+// pointer into removed bytes) or split a HI16 shared by LO16s that now need different halves
+// (a refused edit leaves the image as it was); limit when body + bss would reach 1 MiB (the
+// fragment's pointer window, fragment_max_size).
 
 #include "libmod/stadium/fragment.hpp"
 
@@ -61,7 +63,8 @@ public:
     // lays data out that way).
     void write_data(std::uint32_t at, ByteView data, const std::string& what);
     // Appends `data` at the end of the body, aligned to `alignment` (zero fill), and returns
-    // its link address.
+    // its link address. Like insert(body_size(), fill + data): pointers at or past the old end
+    // (into the bss, which follows the body) move with it.
     std::uint32_t append(ByteView data, std::uint32_t alignment = 16);
 
     // Registers an R_MIPS_32 site at `site` (4-aligned word in the body). No-op when one exists.
@@ -92,6 +95,8 @@ private:
     // [at, at - delta) is a conflict); every site >= at moves too; `edit` changes the bytes.
     void shift(std::uint32_t at, std::int64_t delta, const std::function<void()>& edit);
     void check_site(std::uint32_t site, const char* what) const;
+    // Limit error when growing the body by `growth` would put body + bss at or past 1 MiB.
+    void check_growth(std::uint64_t growth, const char* what) const;
 
     Fragment original_;
     std::uint32_t base_;
