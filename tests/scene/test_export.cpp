@@ -156,6 +156,35 @@ BOOST_AUTO_TEST_CASE(export_refuses_bad_requests) {
     BOOST_TEST(modtest::catch_error([&] { export_file(cyclic, dir / "c.glb"); }).has_value());
 }
 
+BOOST_AUTO_TEST_CASE(a_quote_in_a_name_is_named_before_the_fbx_writer_refuses_it) {
+    // Assimp's ASCII FBX writer cannot store a '"' in a name and refused the whole scene with an
+    // empty reason ("Assimp cannot export the scene: "). glTF escapes it and keeps the name.
+    modtest::TempDir dir;
+    const Scene s = processed_fixture(dir);
+    struct Case {
+        std::string path;
+        void (*rename)(Scene&);
+    };
+    const Case cases[] = {{"skeleton.bones[2].name", [](Scene& x) { x.skeleton.bones[2].name = "Arm \"L\""; }},
+                          {"meshes[0].name", [](Scene& x) { x.meshes[0].name = "a\"b"; }},
+                          {"materials[0]", [](Scene& x) { x.materials.at(0) = "\""; }}};
+    for (const Case& c : cases) {
+        Scene named = s;
+        c.rename(named);
+        auto e = modtest::catch_error([&] { export_file(named, dir / "q.fbx"); });
+        BOOST_TEST_REQUIRE(e.has_value());
+        BOOST_TEST((e->kind() == mod::ErrorKind::format));
+        BOOST_TEST(e->path() == c.path);
+        BOOST_TEST(e->file() == (dir / "q.fbx").string());
+        BOOST_TEST(e->message().find("ASCII FBX") != std::string::npos, e->message());
+        BOOST_TEST(!std::filesystem::exists(dir / "q.fbx"));
+        export_file(named, dir / "q.glb");
+        Scene back = import_file(dir / "q.glb");
+        if (c.path.starts_with("skeleton")) BOOST_TEST(back.skeleton.find("Arm \"L\"").has_value());
+        if (c.path.starts_with("meshes")) BOOST_TEST(back.meshes.at(0).name == "a\"b");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(export_is_deterministic) {
     modtest::TempDir dir;
     Scene s = processed_fixture(dir);

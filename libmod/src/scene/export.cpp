@@ -246,6 +246,24 @@ Bytes with_fixed_creation_time(Bytes fbx) {
     return out;
 }
 
+// Assimp 5.2.5's ASCII FBX writer has no escape for a '"' inside a quoted name: it refuses the
+// whole scene with an empty message. Named here first, with the structure that holds it.
+void check_fbx_names(const Scene& scene, const fs::path& path) {
+    auto check = [&](const std::string& name, const std::string& where, const char* what) {
+        if (name.find('"') == std::string::npos) return;
+        throw Error(ErrorKind::format,
+                    std::string(what) + " '" + name + "' holds a '\"', which ASCII FBX cannot store; rename it "
+                    "or export to .glb / .gltf",
+                    path.string(), no_offset, where);
+    };
+    for (std::size_t b = 0; b < scene.skeleton.bones.size(); ++b)
+        check(scene.skeleton.bones[b].name, index_path("skeleton.bones", b) + ".name", "bone");
+    for (std::size_t m = 0; m < scene.meshes.size(); ++m)
+        check(scene.meshes[m].name, index_path("meshes", m) + ".name", "mesh");
+    for (std::size_t m = 0; m < scene.materials.size(); ++m)
+        check(scene.materials[m], index_path("materials", m), "material");
+}
+
 }  // namespace
 
 void export_file(const Scene& scene, const fs::path& path, std::span<const fs::path> inputs) {
@@ -284,13 +302,17 @@ void export_file(const Scene& scene, const fs::path& path, std::span<const fs::p
         }
         return;
     }
+    check_fbx_names(scene, path);
     auto ai = build_scene(scene);
     ScratchDir scratch;
     fs::path temp = scratch.path() / path.filename();
     Assimp::Exporter exporter;
-    if (exporter.Export(ai.get(), "fbxa", temp.string()) != AI_SUCCESS)
-        throw Error(ErrorKind::format, std::string("Assimp cannot export the scene: ") + exporter.GetErrorString(),
+    if (exporter.Export(ai.get(), "fbxa", temp.string()) != AI_SUCCESS) {
+        const std::string reason = exporter.GetErrorString();
+        throw Error(ErrorKind::format,
+                    "Assimp cannot export the scene: " + (reason.empty() ? std::string("(Assimp gives no reason)") : reason),
                     path.string());
+    }
     write_file_atomic(path, with_fixed_creation_time(read_file(temp)), inputs);
 }
 

@@ -41,7 +41,8 @@ ExportFormat export_format_for(const std::filesystem::path& path);
 // over one of `inputs`. Throws mod::Error: usage for an unknown extension, format when the
 // scene is inconsistent (check_mesh; Mesh::colours neither empty nor one per vertex; more
 // material_info entries than materials; a texture with a zero size or pixels that are not
-// 4 × width × height bytes) or Assimp refuses it, io when writing fails.
+// 4 × width × height bytes; for fbx a '"' in a bone, mesh or material name, which ASCII FBX
+// cannot store) or Assimp refuses it, io when writing fails.
 void export_file(const Scene& scene, const std::filesystem::path& path,
                  std::span<const std::filesystem::path> inputs = {});
 
