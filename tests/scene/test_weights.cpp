@@ -202,4 +202,29 @@ BOOST_AUTO_TEST_CASE(max_influences_option_limits_further) {
     BOOST_TEST(s.weights[1] == 119);
 }
 
+BOOST_AUTO_TEST_CASE(renormalised_counts_the_sum_of_every_positive_weight_not_of_the_kept_ones) {
+    // weights.hpp: renormalised_vertices = positive weight sum not within 1e-6 of 1. Five
+    // weights summing to 1 are trimmed (kept sum 0.8) but were normalised; five summing to 1.25
+    // whose four largest sum to exactly 1 were not. (A count of the kept sum passed every other
+    // test.)
+    Mesh m;
+    m.positions.resize(3);
+    m.influences = {{{0, 0.25f}, {1, 0.25f}, {2, 0.125f}, {3, 0.125f}, {4, 0.25f}},
+                    {{0, 0.25f}, {1, 0.25f}, {2, 0.25f}, {3, 0.25f}, {4, 0.25f}},
+                    {{0, 0.5f}, {1, 0.5f}}};
+    WeightReport report;
+    process_weights(m, {}, &report);
+    BOOST_TEST(report.trimmed_vertices == 2u);
+    BOOST_TEST(report.renormalised_vertices == 1u);
+    // Alone: the first is not renormalised, the second is.
+    for (std::size_t v = 0; v < 2; ++v) {
+        Mesh one;
+        one.positions.resize(1);
+        one.influences.push_back(m.influences[v]);
+        WeightReport r;
+        process_weights(one, {}, &r);
+        BOOST_TEST(r.renormalised_vertices == v, "vertex " << v);
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
