@@ -5,6 +5,7 @@
 #include "libmod/scene/import.hpp"
 #include "libmod/totem/scene_bridge.hpp"
 
+#include <array>
 #include <cmath>
 
 using namespace mod::totem;
@@ -48,6 +49,8 @@ BOOST_AUTO_TEST_CASE(skin_to_scene_unwelds_corners_and_places_joints_at_weighted
     BOOST_TEST(m.positions.size() == 5u);  // five distinct (position, UV, normal) corners
     BOOST_TEST(m.triangles.size() == 3u);
     BOOST_TEST(report.triangles == 3u);
+    // Strip corners (0, 1, 2) (tri_order 1) are written (0, 2, 1), as Chum World's export.
+    BOOST_TEST((m.triangles[0] == std::array<std::uint32_t, 3>{0, 2, 1}));
     // Position 2 (third distinct corner) carries both groups at 0.5.
     BOOST_TEST(m.influences[2].size() == 2u);
     BOOST_TEST(sc.materials == std::vector<std::string>{"MAT_A"});
@@ -83,6 +86,55 @@ BOOST_AUTO_TEST_CASE(reweight_from_a_generated_gltf) {
     // Normal 0 pairs with position 0: it follows it to BONE_B.
     BOOST_TEST(out.sections[1].subsections[0].normals.at(0).id == 0u);
     BOOST_TEST(out.sections[0].subsections[0].normals.at(0).id == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(weight_sources_are_the_meshes_named_after_the_mesh_or_its_materials) {
+    mod::scene::Scene sc;
+    sc.skeleton.bones.resize(1);
+    sc.skeleton.bones[0].name = "BONE_A";
+    for (const char* n : {"MESH_A", "MESH_AB", "MESH_A/MAT_A", "MESH_A_", "OTHER/MESH_A"}) {
+        mod::scene::Mesh m;
+        m.name = n;
+        m.positions = {{0, 0, 0}};
+        m.influences = {{{0, 1.0f}}};
+        sc.meshes.push_back(std::move(m));
+    }
+    BOOST_TEST(weight_source_from_scene(sc, "MESH_A").size() == 2u);  // MESH_A and MESH_A/MAT_A
+    BOOST_TEST(weight_source_from_scene(sc).size() == 5u);
+}
+
+BOOST_AUTO_TEST_CASE(a_skin_record_is_reweighted_from_the_meshes_named_after_its_target) {
+    // Two source meshes with the MESH's positions: "ELSE" first (all BONE_A), then "MESH_A"
+    // (all BONE_B). The one named after the MESH is the source; the other is not consulted.
+    Skin skin = fixture_skin();
+    auto archive_bytes_ = archive_bytes(Endian::big, 0x2000,
+                                        {{{"SKIN", "THE_SKIN", "L", encode_skin(skin, Endian::big)},
+                                          {"MESH", "MESH_A", "L", mesh_payload(Endian::big)}}});
+    mod::ByteReader dgc(archive_bytes_, Endian::big, "t.DGC", "dgc");
+    Archive a = decode_archive(dgc);
+    mod::scene::Scene sc;
+    sc.skeleton.bones.resize(2);
+    sc.skeleton.bones[0].name = "BONE_A";
+    sc.skeleton.bones[1].name = "BONE_B";
+    const Mesh mesh = fixture_mesh();
+    for (auto [name, bone] : {std::pair{"ELSE", 0u}, std::pair{"MESH_A", 1u}}) {
+        mod::scene::Mesh m;
+        m.name = name;
+        for (const auto& p : mesh.positions) {
+            m.positions.push_back({p[0].value(), p[1].value(), p[2].value()});
+            m.influences.push_back({{bone, 1.0f}});
+        }
+        sc.meshes.push_back(std::move(m));
+    }
+    NameTable names = fixture_names();
+    ArchiveReweightReport report;
+    Bytes payload = reweight_skin_record(dgc, a, 0, names, sc, std::nullopt, {}, &report);
+    Skin out = decode_skin(mod::ByteReader(payload, Endian::big));
+    BOOST_REQUIRE(report.meshes.size() == 1u);
+    BOOST_TEST(report.meshes[0].second.conflicting == 0u);
+    BOOST_TEST(out.sections[0].subsections[0].vertices.empty());          // BONE_A: nothing left
+    BOOST_TEST(out.sections[1].subsections[0].vertices.size() == 4u);     // BONE_B: every position
+    BOOST_TEST((report.skipped_targets == std::vector<std::string>{hash_text(name_id("OTHER"))}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
