@@ -9,6 +9,7 @@
 #include "libmod/stadium/model_walk.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 
+#include <cstring>
 #include <set>
 
 using namespace mod::stadium;
@@ -28,6 +29,44 @@ const Archive& archive() {
 Fragment fragment_of(std::size_t i) {
     auto d = decode_entry(archive(), i);
     return parse_fragment(mod::ByteReader(d.content, mod::Endian::big, "t", "fragment"));
+}
+
+// A hand-made archive of raw entries in a 0x200-byte region: entry 0 at 0x50 (0x13 bytes, an
+// unpadded size), entry 1 empty at 0x63 (unaligned, right after entry 0), entry 2 at 0x70 (0x20
+// bytes, a padded size), entry 3 at 0x93 (7 bytes, unaligned); 0xFF tail padding; total_size
+// 0xC0 (0x20 more than ALIGN16 of the data end 0x9A).
+mod::Bytes raw_region() {
+    mod::Bytes r(0x200, 0xFF);
+    auto put = [&](std::uint32_t at, std::uint32_t v) { mod::endian::store_be32(&r[at], v); };
+    put(0, 0x000000EF);
+    put(4, 0);
+    put(8, 0xC0);
+    put(0xC, 4);
+    const std::uint32_t layout[4][2] = {{0x50, 0x13}, {0x63, 0}, {0x70, 0x20}, {0x93, 7}};
+    for (std::uint32_t i = 0; i < 4; ++i) {
+        put(0x10 + 16 * i, layout[i][0]);
+        put(0x14 + 16 * i, layout[i][1]);
+        put(0x18 + 16 * i, 0);
+        put(0x1C + 16 * i, 0x1000 + i);  // the unknown word, kept
+        for (std::uint32_t k = 0; k < layout[i][1]; ++k) r[layout[i][0] + k] = static_cast<std::uint8_t>(0x10 * (i + 1) + k);
+    }
+    r[0x60] = r[0x61] = r[0x62] = 0xA5;  // padding between entries, not covered by any entry
+    return r;
+}
+
+Archive parse_region(const mod::Bytes& r) { return parse_archive(mod::ByteReader(r, mod::Endian::big, "raw", "archive")); }
+
+RepackOptions raw_options() {
+    RepackOptions o;
+    o.model_limits = false;
+    o.rom_end_limit = UINT32_MAX;
+    return o;
+}
+
+mod::Bytes numbered(std::size_t n, std::uint8_t first) {
+    mod::Bytes b(n);
+    for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(first + i);
+    return b;
 }
 
 }  // namespace
@@ -267,6 +306,108 @@ BOOST_AUTO_TEST_CASE(extract_and_repack_round_trip) {
     other.entries[1].unknown = 1;
     auto e = catch_error([&] { read_extracted(other, dir.path()); });
     BOOST_TEST((e->kind() == mod::ErrorKind::conflict));
+}
+
+
+BOOST_AUTO_TEST_CASE(raw_entries_of_edge_sizes_and_offsets_repack_exactly) {
+    const mod::Bytes region = raw_region();
+    const Archive a = parse_region(region);
+    BOOST_TEST(a.data_end() == 0x9Au);
+    BOOST_TEST(repack_archive(a, {}, raw_options()).region == region);
+    auto offsets = [](const Archive& x) {
+        std::vector<std::uint32_t> o;
+        for (const auto& d : x.entries) o.push_back(d.offset);
+        return o;
+    };
+    auto check_kept = [&](const Archive& out, std::size_t i) {
+        BOOST_TEST(out.entries[i].size == a.entries[i].size);
+        BOOST_TEST(out.entries[i].unknown == a.entries[i].unknown);
+        const auto x = out.blob(i), y = a.blob(i);
+        BOOST_TEST(std::equal(x.begin(), x.end(), y.begin(), y.end()));
+    };
+
+    // Same size, new bytes: nothing moves, the unaligned offsets stay where they were.
+    {
+        const mod::Bytes content = numbered(0x13, 0x80);
+        const auto r = repack_archive(a, {{0, content}}, raw_options());
+        const Archive out = parse_region(r.region);
+        BOOST_TEST(offsets(out) == offsets(a));
+        BOOST_TEST(decode_entry(out, 0).content == content);
+        for (std::size_t i = 1; i < 4; ++i) check_kept(out, i);
+        BOOST_TEST(out.header.total_size == 0xC0u);
+        mod::Bytes expect = region;
+        std::copy(content.begin(), content.end(), expect.begin() + 0x50);
+        BOOST_TEST(r.region == expect);
+    }
+    // Entry 0 grows to 0x25 bytes (its stored size was not a multiple of 16: no padding):
+    // everything after it moves to the next 16-byte boundaries.
+    {
+        const mod::Bytes content = numbered(0x25, 0x40);
+        const auto r = repack_archive(a, {{0, content}}, raw_options());
+        const Archive out = parse_region(r.region);
+        BOOST_TEST(offsets(out) == (std::vector<std::uint32_t>{0x50, 0x80, 0x80, 0xA0}));
+        BOOST_TEST(out.entries[0].size == 0x25u);
+        BOOST_TEST(decode_entry(out, 0).content == content);
+        for (std::size_t i = 1; i < 4; ++i) check_kept(out, i);
+        // Bytes an old entry covered and no new one does are cleared.
+        for (std::uint32_t p = 0x75; p < 0x80; ++p) BOOST_TEST_REQUIRE(r.region[p] == 0);
+        // U6 with the original's excess: ALIGN16(0xA7) + 0x20.
+        BOOST_TEST(out.header.total_size == 0xD0u);
+        BOOST_TEST(r.region[0xA7] == 0xFF);
+        BOOST_TEST(repack_archive(out, {}, raw_options()).region == r.region);
+    }
+    // The last entry shrinks: the bytes it vacates take the tail padding's value.
+    {
+        const mod::Bytes content = {1, 2, 3};
+        const auto r = repack_archive(a, {{3, content}}, raw_options());
+        const Archive out = parse_region(r.region);
+        BOOST_TEST(offsets(out) == offsets(a));
+        BOOST_TEST(decode_entry(out, 3).content == content);
+        for (std::uint32_t p = 0x96; p < 0x9A; ++p) BOOST_TEST(r.region[p] == 0xFF);
+        BOOST_TEST(out.header.total_size == 0xC0u);  // ALIGN16(0x96) + 0x20
+        mod::Bytes expect = region;
+        std::copy(content.begin(), content.end(), expect.begin() + 0x93);
+        std::fill(expect.begin() + 0x96, expect.begin() + 0x9A, 0xFF);
+        mod::endian::store_be32(&expect[0x10 + 16 * 3 + 4], 3);
+        BOOST_TEST(r.region == expect);
+    }
+    // A padded (multiple of 16) entry keeps that convention; the gap before the next entry is
+    // left as it was where it was padding.
+    {
+        const mod::Bytes content = numbered(5, 0x70);
+        const auto r = repack_archive(a, {{2, content}}, raw_options());
+        const Archive out = parse_region(r.region);
+        BOOST_TEST(out.entries[2].size == 0x10u);
+        mod::Bytes padded = content;
+        padded.resize(0x10, 0);
+        BOOST_TEST(decode_entry(out, 2).content == padded);
+        BOOST_TEST(offsets(out) == offsets(a));
+        for (std::uint32_t p = 0x80; p < 0x90; ++p) BOOST_TEST_REQUIRE(r.region[p] == 0);
+        BOOST_TEST(r.region[0x60] == 0xA5);
+    }
+    // The empty entry gets content: it moves past entry 0's end only if it must (it need not).
+    {
+        const mod::Bytes content = numbered(0xD, 0x20);
+        const auto r = repack_archive(a, {{1, content}}, raw_options());
+        const Archive out = parse_region(r.region);
+        BOOST_TEST(offsets(out) == (std::vector<std::uint32_t>{0x50, 0x63, 0x70, 0x93}));
+        BOOST_TEST(decode_entry(out, 1).content == content);
+        for (std::size_t i : {0, 2, 3}) check_kept(out, i);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_raw_entry_refuses_content_the_loader_would_decompress) {
+    // A raw entry is stored as given; content starting with "PERS-SZP" would be read back (and
+    // loaded by the game) as a compressed blob, not as the content given.
+    const Archive a = parse_region(raw_region());
+    mod::Bytes content = numbered(0x30, 0);
+    std::memcpy(content.data(), "PERS-SZP", 8);
+    auto e = catch_error([&] { repack_archive(a, {{2, content}}, raw_options()); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == mod::ErrorKind::usage);
+    BOOST_TEST(e->path() == "archive[2]");
+    BOOST_TEST(e->file() == "raw");
+    BOOST_TEST(e->message().find("PERS-SZP") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -69,9 +69,18 @@ RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& re
         DecodedEntry original = decode_entry(a, i);
         const Bytes& content = it == replaced.end() ? original.content : *it->second;
         if (!forced && content == original.content) return std::nullopt;
+        if (kind != PayloadKind::pers_szp && szp::has_magic(content))
+            throw Error(ErrorKind::usage,
+                        "the new content of this " + std::string(to_string(kind)) +
+                            " entry starts with \"PERS-SZP\": stored as given, the loader would decompress it "
+                            "instead of loading it (give the decoded content)",
+                        a.file, no_offset, index_path("archive", i));
         Encoded e;
         e.blob = kind == PayloadKind::pers_szp ? szp::pack(content, options.mode) : content;
-        if (a.entries[i].size % entry_alignment == 0) e.blob.resize(align_up(e.blob.size(), entry_alignment), 0);
+        // The entry's own size convention (U5b): a padded stored size stays padded. An empty
+        // entry shows no convention, so its new content is stored as given.
+        if (a.entries[i].size != 0 && a.entries[i].size % entry_alignment == 0)
+            e.blob.resize(align_up(e.blob.size(), entry_alignment), 0);
         if (e.blob.size() > 0xFFFFFFFFu)
             throw Error(ErrorKind::limit, "entry larger than 4 GiB", a.file, no_offset, index_path("archive", i));
         if (options.model_limits) {

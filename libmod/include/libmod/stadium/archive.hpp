@@ -140,7 +140,8 @@ struct RepackResult {
 //  * entries keep their order; an entry whose content did not change keeps its blob and all
 //    four descriptor words (only the offset follows when an earlier entry grew);
 //  * a changed PERS-SZP entry becomes szp::pack(content) (header 0x18, no fix-ups); a changed
-//    raw entry is stored as given; a stored size that was a multiple of 16 stays one (zero pad);
+//    raw entry is stored as given (usage error when it starts with "PERS-SZP": the loader would
+//    decompress it); a non-zero stored size that was a multiple of 16 stays one (zero pad);
 //  * an entry stays at its original offset when everything before it fits there, otherwise it
 //    goes to the next 16-aligned offset; bytes of the original region that are not covered by
 //    a moved or resized entry (gaps, tail padding) are kept;
