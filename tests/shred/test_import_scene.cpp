@@ -240,6 +240,48 @@ BOOST_AUTO_TEST_CASE(scene_of_a_quartet_keeps_stream_values) {
     auto pre = shred::preprocess(skinned);
     BOOST_TEST((shred::encode_stream(pre.stream) == shred::encode_stream(model.meshes[0].stream)));
     BOOST_TEST((modtest::catch_error([&] { shred::quartet_to_scene(model, 17); })->kind() == ErrorKind::usage));
+    // Every vertex's skin is in SkinWeights order (model.hpp: weight descending, then bone
+    // ascending) and is what our weight processing makes of the raw lists beside it.
+    scene::WeightOptions unweighted_ok;
+    unweighted_ok.allow_unweighted = true;
+    std::size_t ties = 0;
+    for (const auto& m : s.meshes)
+        for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+            const scene::SkinWeights& w = m.skin[v];
+            BOOST_TEST_REQUIRE((w == scene::quantise_influences(m.influences[v], unweighted_ok)), "vertex " << v);
+            for (std::size_t k = 1; k < w.count; ++k) ties += w.weights[k] == w.weights[k - 1];
+        }
+    BOOST_TEST(ties == 0u);  // the sample has no equal weights in a vertex: the case below has
+}
+
+BOOST_AUTO_TEST_CASE(scene_mesh_skin_orders_equal_weights_by_bone) {
+    // Three bones at a third each quantise to 85 / 85 / 85: SkinWeights order (model.hpp) puts
+    // them by bone ascending, and the skin is what our weight processing makes of the raw list.
+    // A mutant ordering equal weights by bone descending passed every test before this one.
+    shred::SkinnedMesh mesh;
+    for (int v = 0; v < 3; ++v) {
+        shred::SkinnedVertex x;
+        x.position = {float(v), float(v % 2), 0};
+        x.normal = {0, 0, 1};
+        x.tangent = {1, 0, 0};
+        x.influences = {shred::Influence{9, 1.0f / 3}, shred::Influence{4, 1.0f / 3}, shred::Influence{7, 1.0f / 3}};
+        x.influence_count = 3;
+        mesh.vertices.push_back(x);
+    }
+    mesh.triangles = {{0, 1, 2}};
+    shred::QuartetMesh qm;
+    auto pre = shred::preprocess(mesh);
+    qm.stream = pre.stream;
+    qm.triangles = pre.triangles;
+    const scene::Mesh m = shred::to_scene_mesh(qm, "ties");
+    BOOST_TEST_REQUIRE(m.skin.size() == 3u);
+    for (const scene::SkinWeights& w : m.skin) {
+        BOOST_TEST(w.count == 3);
+        BOOST_TEST(w.bones == (std::array<std::uint32_t, 4>{4, 7, 9, 0}));
+        BOOST_TEST(w.weights == (std::array<std::uint8_t, 4>{85, 85, 85, 0}));
+    }
+    for (std::size_t v = 0; v < m.vertex_count(); ++v)
+        BOOST_TEST((m.skin[v] == scene::quantise_influences(m.influences[v])), "vertex " << v);
 }
 
 BOOST_AUTO_TEST_CASE(cli_export_and_replace) {
