@@ -318,4 +318,43 @@ BOOST_AUTO_TEST_CASE(extract_paths_never_put_a_file_where_a_folder_must_go) {
     BOOST_TEST(plan[4].file == "P.SKIN_Q~2.SKIN");  // clashes with the flattened name
 }
 
+BOOST_AUTO_TEST_CASE(the_extract_index_reads_back_and_refuses_paths_that_leave_the_folder) {
+    auto bytes = archive_bytes(Endian::big, 0x800, sample_chunks());
+    Archive a = decode(bytes, Endian::big);
+    std::string table;
+    for (const char* n : {"SKIN", "S1", "LVL"}) table += std::to_string(name_id(n)) + " \"" + n + "\"\n";
+    auto table_bytes = text(table);
+    const NameTable names = NameTable::parse(mod::ByteReader(table_bytes, Endian::big));
+    const auto plan = plan_extract(a, names);
+    const auto items = read_extract_index(extract_index_json(a, names, plan, Platform::gamecube), "index.json");
+    BOOST_REQUIRE(items.size() == a.records.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        BOOST_TEST(*items[i].origin == i);
+        BOOST_TEST(items[i].file == plan[i].file);
+        BOOST_TEST(items[i].type_id == a.records[i].type_id);
+        BOOST_TEST(items[i].name_id == a.records[i].name_id);
+        BOOST_TEST(items[i].subtype_id == a.records[i].subtype_id);
+        BOOST_TEST(items[i].new_names.empty());  // ids given: nothing to add
+    }
+    // A new record named by text only: its ids are hashed and the names handed back.
+    auto added = read_extract_index(R"({"records": [{"file": "N/x.NODE", "type": "NODE", "name": "DB:>N", "subtype": "L"}]})");
+    BOOST_REQUIRE(added.size() == 1u);
+    BOOST_TEST(!added[0].origin.has_value());
+    BOOST_TEST(added[0].name_id == name_id("DB:>N"));
+    BOOST_TEST(added[0].new_names.size() == 3u);
+    for (const char* file : {"../x.BIN", "a/../../x.BIN", "/etc/x.BIN", "a//x.BIN", "./x.BIN", "a/.", "a\\\\x.BIN" /* JSON for a\x.BIN */, ""}) {
+        const std::string json = std::string(R"({"records": [{"index": 0, "file": ")") + file +
+                                 R"(", "type_id": 1, "name_id": 2, "subtype_id": 3}]})";
+        auto err = modtest::catch_error([&] { read_extract_index(json, "index.json"); });
+        BOOST_REQUIRE_MESSAGE(err, file);
+        BOOST_TEST(err->path() == "index.records[0]");
+        BOOST_TEST(err->file() == "index.json");
+    }
+    for (const char* json : {R"({"records": [{"index": -1, "file": "a", "type_id": 1, "name_id": 2, "subtype_id": 3}]})",
+                             R"({"records": [{"file": "a", "type_id": 1, "name_id": 2}]})",
+                             R"({"records": [{"file": "a", "type_id": 1.5, "name_id": 2, "subtype_id": 3}]})",
+                             R"({"records": {}})", R"({"records": [)"})
+        BOOST_CHECK_THROW(read_extract_index(json), mod::Error);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
