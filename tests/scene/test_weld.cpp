@@ -237,6 +237,22 @@ BOOST_AUTO_TEST_CASE(a_tolerance_finer_than_the_floats_keeps_different_values_ap
     BOOST_TEST((weld(m, {1e-5f}).remap == std::vector<std::uint32_t>{0, 1, 0}));
 }
 
+BOOST_AUTO_TEST_CASE(a_copied_non_finite_uv_never_equals_a_rounded_one) {
+    // Vertex 0's uv1 copies its NaN uv0 (the key copies uv0's words and their as-bits flags);
+    // vertex 1's uv1 is the finite value whose grid integer at 1/1024 is the NaN's bit pattern
+    // (0x7FC00000). Without the copied flags the two keys were equal and the vertices merged (a
+    // mutant dropping the flag copy passed every other test).
+    const float nan = std::bit_cast<float>(0x7FC00000u);
+    const float on_grid = float(0x7FC00000u) / 1024.0f;  // exact: 2,093,056
+    Mesh m;
+    m.positions = {{0, 0, 0}, {0, 0, 0}};
+    m.uv0 = {{nan, nan}, {nan, nan}};
+    m.uv1 = {{nan, nan}, {on_grid, on_grid}};
+    m.triangles = {{0, 1, 0}};
+    BOOST_TEST((reference_remap(m, 1.0f / 1024)[1] == 1u));
+    BOOST_TEST((weld(m, {1.0f / 1024}).remap == std::vector<std::uint32_t>{0, 1}));
+}
+
 BOOST_AUTO_TEST_CASE(bitwise_duplicates_with_other_raw_lists_stay_apart) {
     Mesh m = fbx_like_mesh(9, 1, 3);
     m.influences = {{{0, 0.5f}, {3, 0.5f}}, {{0, 0.5f}, {3, 0.5f}}, {{3, 0.5f}, {0, 0.5f}}};
