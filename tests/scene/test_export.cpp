@@ -185,6 +185,36 @@ BOOST_AUTO_TEST_CASE(a_quote_in_a_name_is_named_before_the_fbx_writer_refuses_it
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_skeleton_beyond_16_bit_joint_indices_is_refused_for_gltf) {
+    // JOINTS_0 is 16-bit: bone 65,536 was written as joint 0 without a word.
+    modtest::TempDir dir;
+    Scene s;
+    s.skeleton.bones.resize(65537);
+    for (std::size_t b = 0; b < s.skeleton.bones.size(); ++b) s.skeleton.bones[b].name = "b" + std::to_string(b);
+    Mesh m;
+    m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    m.normals.assign(3, Vec3{0, 0, 1});
+    m.tangents.assign(3, Vec4{1, 0, 0, 1});
+    m.uv0.assign(3, Vec2{0, 0});
+    m.uv1 = m.uv0;
+    m.triangles = {{0, 1, 2}};
+    m.skin.assign(3, SkinWeights{1, {65536, 0, 0, 0}, {255, 0, 0, 0}});
+    s.meshes.push_back(m);
+    s.materials = {"m"};
+    for (const char* name : {"big.glb", "big.gltf"}) {
+        auto e = modtest::catch_error([&] { export_file(s, dir / name); });
+        BOOST_TEST_REQUIRE(e.has_value(), name);
+        BOOST_TEST((e->kind() == mod::ErrorKind::limit));
+        BOOST_TEST(e->path() == "skeleton.bones");
+        BOOST_TEST(!std::filesystem::exists(dir / name));
+    }
+    // 65,536 bones fit: the last joint index is 65,535.
+    s.skeleton.bones.pop_back();
+    s.meshes[0].skin.assign(3, SkinWeights{1, {65535, 0, 0, 0}, {255, 0, 0, 0}});
+    export_file(s, dir / "fits.glb");
+    BOOST_TEST(std::filesystem::exists(dir / "fits.glb"));
+}
+
 BOOST_AUTO_TEST_CASE(export_is_deterministic) {
     modtest::TempDir dir;
     Scene s = processed_fixture(dir);

@@ -287,6 +287,13 @@ void export_file(const Scene& scene, const fs::path& path, std::span<const fs::p
     }
 
     if (format != ExportFormat::fbx) {
+        // JOINTS_0 holds 16-bit indices (glTF allows no wider type): a larger skeleton would
+        // have its joints wrap silently.
+        if (scene.skeleton.bones.size() > 65536)
+            throw Error(ErrorKind::limit,
+                        "glTF joint indices are 16-bit: a skeleton of " + std::to_string(scene.skeleton.bones.size()) +
+                            " bones exceeds 65,536 (export to .fbx)",
+                        path.string(), no_offset, "skeleton.bones");
         // Our own writer: Assimp's glTF exporter drops tangents and joins vertices ignoring weights.
         std::vector<std::vector<SkinWeights>> skins;
         for (const auto& mesh : scene.meshes) skins.push_back(skin_of(mesh));

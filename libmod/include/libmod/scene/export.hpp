@@ -42,7 +42,8 @@ ExportFormat export_format_for(const std::filesystem::path& path);
 // scene is inconsistent (check_mesh; Mesh::colours neither empty nor one per vertex; more
 // material_info entries than materials; a texture with a zero size or pixels that are not
 // 4 × width × height bytes; for fbx a '"' in a bone, mesh or material name, which ASCII FBX
-// cannot store) or Assimp refuses it, io when writing fails.
+// cannot store) or Assimp refuses it, limit for glb / gltf when the skeleton has more than
+// 65,536 bones (JOINTS_0 is 16-bit), io when writing fails.
 void export_file(const Scene& scene, const std::filesystem::path& path,
                  std::span<const std::filesystem::path> inputs = {});
 
