@@ -320,4 +320,16 @@ BOOST_AUTO_TEST_CASE(cli_rom_commands) {
     BOOST_TEST(modtest::run_cli({"rom", "info", (tmp / "missing.z64").string()}).exit_code == 4);
 }
 
+
+BOOST_AUTO_TEST_CASE(checksum_t2_comparison_is_strict) {
+    // The t2 step XORs r only when t2 > d (n64crc.c): with the first covered word equal to the
+    // seed (t2 == d) it must take the t6 ^ d branch. Values from an independent transcription
+    // of n64crc.c (Python); "t2 >= d" would give CRC2 0xD4E40130.
+    mod::Bytes img(n64::checksum_end, 0);
+    mod::endian::store_be32(img.data() + n64::checksum_start, n64::checksum_seed(n64::Cic::cic6102));
+    const auto c = n64::compute_checksums(img, n64::Cic::cic6102);
+    BOOST_TEST(c.crc1 == 0x095ED665u);
+    BOOST_TEST(c.crc2 == 0x12367389u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
