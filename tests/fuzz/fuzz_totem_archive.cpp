@@ -1,8 +1,10 @@
 // Fuzz target: a TotemTech data archive (either byte order) must decode or throw mod::Error;
-// a decoded archive must re-encode byte for byte, and its MESH records must decode, re-encode
-// and triangulate or throw mod::Error.
+// a decoded archive must re-encode byte for byte, also after a repack that changes nothing
+// (the repacker's own decisions: chunks, placement, empty chunks), and its MESH records must
+// decode, re-encode and triangulate or throw mod::Error.
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/mesh.hpp"
+#include "libmod/totem/repack.hpp"
 #include "libmod/totem/verify.hpp"
 
 #include <cstdlib>
@@ -14,6 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             mod::ByteReader dgc(input, e);
             auto archive = mod::totem::decode_archive(dgc);
             if (mod::totem::encode_archive(archive) != mod::Bytes(input.begin(), input.end())) std::abort();
+            const auto unchanged = mod::totem::repack(archive, mod::totem::items_of(archive));
+            if (mod::totem::encode_archive(unchanged) != mod::Bytes(input.begin(), input.end())) std::abort();
             for (std::size_t i = 0; i < archive.records.size(); ++i) {
                 if (mod::totem::record_kind(archive.records[i]) != mod::totem::RecordKind::mesh) continue;
                 try {
