@@ -11,7 +11,7 @@ jobs="${JOBS:-$(nproc)}"
 
 # Debian packages the build needs (headers and libraries), and the tools the tests use.
 packages=(cmake g++ pkg-config libboost-program-options-dev libboost-filesystem-dev
-          libboost-test-dev libassimp-dev libeigen3-dev libzstd-dev rapidjson-dev libpng-dev libdivsufsort-dev)
+          libboost-test-dev libassimp-dev libeigen3-dev libzstd-dev rapidjson-dev libpng-dev libdivsufsort-dev libvalijson-dev)
 
 install_missing() {
   local missing=()

@@ -1,0 +1,87 @@
+#pragma once
+// Applying manifests: validate -> load and check the base files -> plan -> execute in memory ->
+// write. Several manifests may be applied together (two mods in one build): edits run in
+// manifest order, then edit order, on one in-memory copy of each base file (files are the same
+// when they are the same file on disk), and conflicts are checked across all of them.
+//
+// The plan names, for each edit, what it touches (file, structure, byte or slot ranges) and
+// the limits it is checked against. Two edits conflict when they touch the same structure at
+// overlapping ranges and at least one of them writes it exclusively; every conflict is reported
+// before anything runs, naming both edits by id and manifest line.
+//
+// Outputs are all or none: every output, patch and report is first written to a temporary file
+// beside its destination; only when all of them exist are they renamed into place. A failure
+// at any step leaves no output, no temporary file, and the inputs untouched. The same manifests
+// give the same output bytes whatever `threads` says.
+
+#include "libmod/manifest/manifest.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mod::manifest {
+
+struct Touch {
+    std::string file;    // the input's display name ("mod.json:rom", or its path)
+    std::string region;  // structure: "archive[25].fragment", "entry[a.skn]", "bytes", ...
+    std::uint64_t begin = 0, end = 0;  // [begin, end) inside the region (UINT64_MAX: to the end)
+    bool exclusive = true;             // false: rebuilds/reads the region but tolerates others
+    std::string what;                  // plain words: "palette 0 slots 3-5", "texels of texture 2"
+};
+
+struct PlannedEdit {
+    std::string manifest;  // file of the manifest
+    std::string id;
+    std::string op;
+    std::size_t line = 0, column = 0;
+    std::string input;                // the input name it edits
+    std::vector<Touch> touches;
+    std::vector<std::string> limits;  // limits the edit is checked against, in words
+    std::string summary;              // one line saying what it does
+};
+
+struct PlannedFile {
+    std::string key;                    // "manifest:input"
+    std::filesystem::path input;
+    std::optional<std::filesystem::path> output;
+    std::uint64_t size = 0;
+    std::string sha1, crc32;            // of the input as read
+    std::string kind;                   // "rom", "pak", "archive", "names"
+    std::vector<std::string> notes;     // e.g. "byte-swapped (v64) dump of the expected ROM"
+};
+
+struct Plan {
+    std::vector<PlannedFile> files;
+    std::vector<PlannedEdit> edits;
+};
+
+struct ApplyOptions {
+    bool dry_run = false;                         // plan only: nothing is written
+    std::optional<std::filesystem::path> out_dir;  // outputs go here (relative output paths kept)
+    unsigned threads = 0;                         // 0 = all cores
+    bool quiet = false;                           // no progress line
+};
+
+struct WrittenFile {
+    std::filesystem::path path;
+    std::string role;  // "output", "patch", "report"
+    std::uint64_t size = 0;
+    std::string sha1;
+};
+
+struct ApplyResult {
+    Plan plan;
+    std::vector<WrittenFile> written;   // empty for a dry run
+    std::vector<std::string> warnings;
+    std::string report_json;            // the report (also written when a manifest names a folder)
+};
+
+// Loads the base files, checks their hashes, plans and checks conflicts (throws ManifestError
+// with every problem found), then (unless dry_run) executes and writes.
+ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyOptions& options = {});
+
+}  // namespace mod::manifest

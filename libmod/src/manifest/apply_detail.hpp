@@ -1,0 +1,38 @@
+#pragma once
+// State shared by the apply steps (apply.cpp: load, plan, execute; outputs.cpp: finish, write,
+// report). Internal to the manifest layer.
+
+#include "operation.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mod::manifest::detail {
+
+struct EditResult {
+    rapidjson::Value report;
+    std::vector<std::string> warnings;
+    double ms = 0;
+};
+
+struct Build {
+    Workspace files;                                                 // by file identity
+    std::map<std::pair<std::size_t, std::string>, std::string> input_keys;  // (manifest, input) -> key
+    Plan plan;
+    std::vector<std::pair<std::size_t, const EditDecl*>> edit_refs;  // plan order
+    rapidjson::Document report_doc;
+    Allocator& alloc() { return report_doc.GetAllocator(); }
+    std::vector<EditResult> results;                                 // one per executed edit
+    std::vector<std::pair<std::string, double>> timings;
+};
+
+Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& options);
+EditEnv env_for(Build& b, const Manifest& m, std::size_t manifest_index, const EditDecl& e, unsigned threads);
+// Finishes the files (checksums, byte order), makes and verifies the patches, builds the report
+// and writes everything all or none.
+ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, const ApplyOptions& options);
+
+}  // namespace mod::manifest::detail

@@ -1,0 +1,253 @@
+#include "libmod/manifest/manifest.hpp"
+
+#include "json_source.hpp"
+#include "operation.hpp"
+#include "schema.hpp"
+
+#include "libmod/core/file.hpp"
+
+#include <rapidjson/pointer.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <system_error>
+
+namespace mod::manifest {
+
+using detail::JsonSource;
+using detail::pointer_join;
+namespace fs = std::filesystem;
+
+const char* to_string(Game game) noexcept {
+    switch (game) {
+    case Game::pokemon_stadium: return "pokemon-stadium";
+    case Game::thps_shred: return "thps-shred";
+    case Game::totemtech: return "totemtech";
+    }
+    return "?";
+}
+
+const InputDecl* Manifest::input(const std::string& n) const {
+    for (const auto& i : inputs)
+        if (i.name == n) return &i;
+    return nullptr;
+}
+
+Diagnostic Manifest::at(const std::string& pointer, std::string message, bool key) const {
+    return source->at(pointer, std::move(message), key);
+}
+
+namespace {
+
+Game parse_game(const std::string& s) {
+    if (s == "thps-shred") return Game::thps_shred;
+    if (s == "totemtech") return Game::totemtech;
+    return Game::pokemon_stadium;
+}
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// A path may not be absolute, climb with "..", or (through a symlink) lead outside `dir`.
+std::string path_problem(const std::string& text, const fs::path& dir) {
+    const fs::path p(text);
+    if (p.is_absolute() || (!text.empty() && text[0] == '/')) return "is absolute; paths are relative to the manifest's folder";
+    for (const auto& part : p)
+        if (part == "..") return "leaves the manifest's folder (\"..\")";
+    std::error_code ec;
+    const fs::path base = fs::weakly_canonical(dir.empty() ? fs::path(".") : dir, ec);
+    if (ec) return {};
+    const fs::path full = fs::weakly_canonical(base / p, ec);
+    if (ec) return {};
+    auto rel = full.lexically_relative(base);
+    if (rel.empty() || *rel.begin() == "..") return "leads outside the manifest's folder through a symbolic link";
+    return {};
+}
+
+void semantic_checks(Manifest& m, std::vector<Diagnostic>& out) {
+    const auto& doc = m.source->doc();
+    std::vector<std::string> names;
+    for (const auto& i : m.inputs) names.push_back(i.name);
+    auto did_you_mean = [&](const std::string& word) {
+        const std::string c = closest_match(word, names);
+        return c.empty() ? std::string() : " (did you mean \"" + c + "\"?)";
+    };
+    auto names_list = [&] {
+        std::string s;
+        for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+        return s;
+    };
+
+    // Name tables referenced by totemtech archives.
+    std::set<std::string> name_tables;
+    for (const auto& i : m.inputs) {
+        if (!i.names) continue;
+        const std::string p = pointer_join(pointer_join("/inputs", i.name), "names");
+        if (m.game != Game::totemtech) out.push_back(m.at(p, "\"names\" is for totemtech archives", true));
+        else if (!m.input(*i.names)) out.push_back(m.at(p, "no input named \"" + *i.names + "\"" + did_you_mean(*i.names)));
+        else if (*i.names == i.name) out.push_back(m.at(p, "an archive cannot be its own name table"));
+        else name_tables.insert(*i.names);
+    }
+    for (const auto& i : m.inputs)
+        if (i.platform && m.game != Game::totemtech)
+            out.push_back(m.at(pointer_join(pointer_join("/inputs", i.name), "platform"), "\"platform\" is for totemtech archives", true));
+
+    for (const auto& m2 : doc["outputs"].GetObject()) {
+        const std::string k = m2.name.GetString();
+        if (k == "patches" || k == "report") continue;
+        if (!m.input(k))
+            out.push_back(m.at(pointer_join("/outputs", k), "no input named \"" + k + "\"" + did_you_mean(k) +
+                                                                 "; an output is named after the input it replaces (" +
+                                                                 names_list() + ")",
+                               true));
+    }
+
+    std::vector<std::string> targets;  // inputs edits may target by default
+    for (const auto& i : m.inputs)
+        if (!name_tables.count(i.name)) targets.push_back(i.name);
+
+    const auto& ops = detail::operations();
+    std::map<std::string, std::size_t> ids;
+    std::set<std::string> edited;
+    for (auto& e : m.edits) {
+        const auto& v = doc["edits"][rapidjson::SizeType(e.index)];
+        auto op = ops.find(e.op);
+        if (op != ops.end() && op->second.game && *op->second.game != m.game)
+            out.push_back(m.at(pointer_join(e.pointer, "op"), "\"" + e.op + "\" is a " + to_string(*op->second.game) +
+                                                                  " operation; this manifest's game is " + to_string(m.game)));
+        if (v.HasMember("id")) {
+            auto [it, fresh] = ids.emplace(e.id, e.index);
+            if (!fresh)
+                out.push_back(m.at(pointer_join(e.pointer, "id"), "the id \"" + e.id + "\" is used by edits[" +
+                                                                      std::to_string(it->second) + "] already"));
+        }
+        if (v.HasMember("input")) {
+            e.input = v["input"].GetString();
+            if (!m.input(e.input))
+                out.push_back(m.at(pointer_join(e.pointer, "input"), "no input named \"" + e.input + "\"" + did_you_mean(e.input)));
+            else if (name_tables.count(e.input) && e.op != "bytes.patch")
+                out.push_back(m.at(pointer_join(e.pointer, "input"), "\"" + e.input + "\" is a name table; edit the archive it belongs to"));
+        } else if (targets.size() == 1) {
+            e.input = targets.front();
+        } else {
+            out.push_back(m.at(e.pointer, "the manifest has several inputs (" + names_list() +
+                                              "): say which this edit changes with \"input\""));
+        }
+        if (!e.input.empty()) edited.insert(e.input);
+    }
+    for (const auto& name : edited)
+        if (m.input(name) && !m.outputs.count(name))
+            out.push_back(m.at("/outputs", "edits change the input \"" + name + "\" but \"outputs\" names no file for it (add \"" +
+                                               name + "\": \"out/...\")"));
+
+    for (const auto& p : detail::path_values(*m.source)) {
+        const auto* v = rapidjson::Pointer(p.c_str()).Get(doc);
+        if (!v || !v->IsString()) continue;
+        const std::string problem = path_problem(v->GetString(), m.dir);
+        if (!problem.empty()) out.push_back(m.at(p, "\"" + std::string(v->GetString()) + "\" " + problem));
+    }
+    for (const auto& [name, outp] : m.outputs)
+        for (const auto& i : m.inputs)
+            if (fs::path(outp).lexically_normal() == fs::path(i.path).lexically_normal())
+                out.push_back(m.at(pointer_join("/outputs", name), "the output is the input \"" + i.name +
+                                                                       "\": inputs are never overwritten"));
+}
+
+Manifest build(std::shared_ptr<JsonSource> src, const fs::path& file, const fs::path& dir) {
+    Manifest m;
+    m.file = file;
+    m.dir = dir;
+    m.source = src;
+    const auto& d = src->doc();
+    m.name = d["name"].GetString();
+    m.game = parse_game(d["game"].GetString());
+    for (const auto& in : d["inputs"].GetObject()) {
+        InputDecl i;
+        i.name = in.name.GetString();
+        i.path_text = in.value["path"].GetString();
+        i.path = dir / fs::path(i.path_text);
+        if (in.value.HasMember("sha1")) i.sha1 = lower(in.value["sha1"].GetString());
+        if (in.value.HasMember("crc32")) i.crc32 = lower(in.value["crc32"].GetString());
+        if (in.value.HasMember("names")) i.names = in.value["names"].GetString();
+        if (in.value.HasMember("platform")) i.platform = in.value["platform"].GetString();
+        m.inputs.push_back(std::move(i));
+    }
+    for (const auto& o : d["outputs"].GetObject()) {
+        const std::string k = o.name.GetString();
+        if (k == "patches") {
+            for (const auto& p : o.value.GetArray()) m.patches.emplace_back(p.GetString());
+        } else if (k == "report") {
+            m.report = dir / fs::path(o.value.GetString());
+        } else {
+            m.outputs[k] = dir / fs::path(o.value.GetString());
+        }
+    }
+    const auto& edits = d["edits"];
+    for (rapidjson::SizeType i = 0; i < edits.Size(); ++i) {
+        EditDecl e;
+        e.index = i;
+        e.pointer = pointer_join("/edits", std::size_t(i));
+        e.op = edits[i]["op"].GetString();
+        e.id = edits[i].HasMember("id") ? edits[i]["id"].GetString() : "edits[" + std::to_string(i) + "]";
+        m.edits.push_back(std::move(e));
+    }
+    return m;
+}
+
+Manifest parse_collect(std::string text, const fs::path& file, const fs::path& dir, std::vector<Diagnostic>& out) {
+    auto src = std::make_shared<JsonSource>(std::move(text), file.string());
+    auto problems = detail::validate_manifest_schema(*src);
+    if (!problems.empty()) {
+        out.insert(out.end(), problems.begin(), problems.end());
+        return {};
+    }
+    Manifest m = build(src, file, dir);
+    semantic_checks(m, out);
+    return m;
+}
+
+}  // namespace
+
+Manifest parse_manifest(std::string text, const fs::path& file, const fs::path& dir) {
+    std::vector<Diagnostic> out;
+    Manifest m = parse_collect(std::move(text), file, dir, out);
+    if (!out.empty()) throw ManifestError(ErrorKind::format, std::move(out));
+    return m;
+}
+
+std::vector<Manifest> load_manifests(std::span<const fs::path> files) {
+    std::vector<Manifest> result;
+    std::vector<Diagnostic> out;
+    ErrorKind kind = ErrorKind::format;
+    for (const auto& f : files) {
+        try {
+            const Bytes bytes = read_file(f, detail::max_manifest_bytes);
+            const fs::path dir = f.has_parent_path() ? f.parent_path() : fs::path(".");
+            result.push_back(parse_collect(std::string(bytes.begin(), bytes.end()), f, dir, out));
+        } catch (const ManifestError& e) {
+            out.insert(out.end(), e.diagnostics().begin(), e.diagnostics().end());
+            if (e.kind() != ErrorKind::format) kind = e.kind();
+        } catch (const Error& e) {
+            out.push_back(Diagnostic{f.string(), 0, 0, "", e.message()});
+            kind = e.kind();
+        }
+    }
+    if (!out.empty()) throw ManifestError(kind, std::move(out));
+    return result;
+}
+
+Manifest load_manifest(const fs::path& file) { return std::move(load_manifests(std::span<const fs::path>(&file, 1)).front()); }
+
+std::vector<std::pair<std::string, std::string>> operation_names() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [name, info] : detail::operations()) out.emplace_back(name, info.game ? to_string(*info.game) : "");
+    return out;
+}
+
+std::string manifest_schema() { return std::string(detail::manifest_schema_text()); }
+std::string report_schema() { return std::string(detail::report_schema_text()); }
+
+}  // namespace mod::manifest

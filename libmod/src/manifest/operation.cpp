@@ -1,0 +1,183 @@
+#include "operation.hpp"
+
+#include "libmod/core/file.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace mod::manifest::detail {
+
+void EditEnv::fail(const char* field, std::string message, ErrorKind kind) const {
+    const std::string p = field ? pointer(field) : edit.pointer;
+    throw ManifestError(kind, {manifest.at(p, std::move(message))});
+}
+
+std::uint64_t EditEnv::u64(const char* field) const {
+    const auto& v = params[field];
+    if (!v.IsUint64()) fail(field, "expected a non-negative integer");
+    return v.GetUint64();
+}
+
+std::optional<std::uint64_t> EditEnv::opt_u64(const char* field) const {
+    if (!has(field)) return std::nullopt;
+    return u64(field);
+}
+
+double EditEnv::number(const char* field, double fallback) const {
+    if (!has(field)) return fallback;
+    const double d = params[field].GetDouble();
+    if (!std::isfinite(d)) fail(field, "must be a finite number");
+    return d;
+}
+
+bool EditEnv::flag(const char* field, bool fallback) const { return has(field) ? params[field].GetBool() : fallback; }
+
+std::string EditEnv::text(const char* field, const std::string& fallback) const {
+    return has(field) ? std::string(params[field].GetString(), params[field].GetStringLength()) : fallback;
+}
+
+std::vector<std::uint64_t> EditEnv::u64_list(const char* field) const {
+    std::vector<std::uint64_t> out;
+    if (!has(field)) return out;
+    const auto& v = params[field];
+    if (v.IsArray())
+        for (const auto& e : v.GetArray()) out.push_back(e.GetUint64());
+    else
+        out.push_back(v.GetUint64());
+    return out;
+}
+
+std::vector<std::string> EditEnv::text_list(const char* field) const {
+    std::vector<std::string> out;
+    if (!has(field)) return out;
+    const auto& v = params[field];
+    if (v.IsArray())
+        for (const auto& e : v.GetArray()) out.emplace_back(e.GetString(), e.GetStringLength());
+    else
+        out.emplace_back(v.GetString(), v.GetStringLength());
+    return out;
+}
+
+std::uint64_t EditEnv::offset(const char* field) const {
+    const auto& v = params[field];
+    if (v.IsUint64()) return v.GetUint64();
+    const std::string s = v.GetString();
+    return std::stoull(s.substr(2), nullptr, 16);  // schema: 0x + 1..16 hex digits
+}
+
+Bytes EditEnv::hex_bytes(const char* field) const {
+    Bytes out;
+    const std::string s = params[field].GetString();
+    int high = -1;
+    for (char c : s) {
+        if (std::isspace(static_cast<unsigned char>(c))) continue;
+        const int d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+        if (high < 0) high = d;
+        else out.push_back(static_cast<std::uint8_t>(high * 16 + d)), high = -1;
+    }
+    if (high >= 0) fail(field, "an odd number of hex digits");
+    return out;
+}
+
+std::vector<unsigned> EditEnv::slots(const char* field) const {
+    std::vector<unsigned> out;
+    if (!has(field)) return out;
+    const auto& v = params[field];
+    if (v.IsArray()) {
+        for (const auto& e : v.GetArray()) out.push_back(e.GetUint());
+    } else {
+        const std::string s = v.GetString();
+        std::size_t i = 0;
+        auto number = [&] {
+            while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+            unsigned n = 0;
+            while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) n = n * 10 + unsigned(s[i++] - '0');
+            while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+            return n;
+        };
+        while (i < s.size()) {
+            const unsigned a = number();
+            unsigned b = a;
+            if (i < s.size() && s[i] == '-') ++i, b = number();
+            if (b < a || b > 255) fail(field, "slot range " + std::to_string(a) + "-" + std::to_string(b) + " is not a range of slots 0-255");
+            for (unsigned k = a; k <= b; ++k) out.push_back(k);
+            if (i < s.size() && s[i] == ',') ++i;
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::filesystem::path EditEnv::path(const char* field) const { return path_at(field, SIZE_MAX); }
+
+std::filesystem::path EditEnv::path_at(const char* field, std::size_t index) const {
+    const auto& v = params[field];
+    const rapidjson::Value& s = index == SIZE_MAX ? v : v[rapidjson::SizeType(index)];
+    return manifest.dir / std::filesystem::path(std::string(s.GetString(), s.GetStringLength()));
+}
+
+Bytes EditEnv::read(const char* field) const { return read_path(field, path(field)); }
+
+Bytes EditEnv::read_path(const char* field, const std::filesystem::path& p) const {
+    try {
+        return read_file(p);
+    } catch (const Error& e) {
+        fail(field, e.message() + " (" + p.string() + ")", e.kind());
+    }
+}
+
+ReportOut& ReportOut::set(const char* key, rapidjson::Value v) {
+    obj.AddMember(rapidjson::Value(key, a), v, a);
+    return *this;
+}
+ReportOut& ReportOut::set(const char* key, const std::string& v) { return set(key, str(v)); }
+ReportOut& ReportOut::set(const char* key, std::uint64_t v) { return set(key, rapidjson::Value(v)); }
+ReportOut& ReportOut::set(const char* key, double v) {
+    return set(key, std::isfinite(v) ? rapidjson::Value(v) : rapidjson::Value());
+}
+ReportOut& ReportOut::set(const char* key, bool v) { return set(key, rapidjson::Value(v)); }
+
+const std::map<std::string, OpInfo>& operations() {
+    static const std::map<std::string, OpInfo> ops = [] {
+        std::map<std::string, OpInfo> m;
+        register_common_ops(m);
+        register_stadium_ops(m);
+        register_shred_ops(m);
+        register_totem_ops(m);
+        return m;
+    }();
+    return ops;
+}
+
+Touch touch(const FileState& f, std::string region, std::uint64_t begin, std::uint64_t end, bool exclusive,
+            std::string what) {
+    return Touch{f.display, std::move(region), begin, end, exclusive, std::move(what)};
+}
+
+std::string ranges_text(const std::vector<unsigned>& values) {
+    std::string s;
+    for (std::size_t i = 0; i < values.size();) {
+        std::size_t j = i;
+        while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
+        s += (s.empty() ? "" : ",") + std::to_string(values[i]);
+        if (j > i) s += "-" + std::to_string(values[j]);
+        i = j + 1;
+    }
+    return s;
+}
+
+std::string hex_text(ByteView bytes, std::size_t max) {
+    static const char* digits = "0123456789ABCDEF";
+    std::string s;
+    for (std::size_t i = 0; i < bytes.size() && i < max; ++i) {
+        if (i) s += ' ';
+        s += digits[bytes[i] >> 4];
+        s += digits[bytes[i] & 15];
+    }
+    if (bytes.size() > max) s += " ...";
+    return s;
+}
+
+}  // namespace mod::manifest::detail

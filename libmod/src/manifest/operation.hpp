@@ -1,0 +1,118 @@
+#pragma once
+// The edit operations behind manifests. Each operation is a pair of functions registered by
+// name (ops_<game>.cpp): `plan` reads the base files and declares what the edit touches,
+// `apply` runs it on the in-memory file through the library's own edit functions (nothing is
+// re-implemented here). Adding an operation: its definition in schemas/manifest.schema.json
+// (+ the `op` enum), a plan and an apply function, and one line in its game's register list.
+// Internal to the manifest layer.
+
+#include "json_source.hpp"
+#include "libmod/core/bytes.hpp"
+#include "libmod/manifest/apply.hpp"
+
+#include <rapidjson/document.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mod::manifest::detail {
+
+// One base file in memory: its original bytes and what the edits so far made of it.
+struct FileState {
+    std::string key;      // file identity ("dev:inode")
+    std::string display;  // how messages name it (the path as the first manifest wrote it)
+    std::filesystem::path path;
+    std::string kind;     // "rom", "pak", "archive", "names"
+    // ROMs: `current` is kept in z64 order; the output returns to the input's order.
+    std::string rom_order;
+    Bytes original, current;
+    std::optional<std::filesystem::path> output;
+    std::vector<std::string> notes;
+    bool fix_checksums = false;     // stadium: a byte patch touched the CIC-covered range
+    std::string names_key;          // totemtech archives: the name table's key ("" when none)
+    std::optional<std::string> platform;
+    bool edited = false;
+};
+
+using Workspace = std::map<std::string, FileState>;
+using Allocator = rapidjson::Document::AllocatorType;
+
+// What an operation sees: its parameters (already schema-valid) and the files.
+struct EditEnv {
+    const Manifest& manifest;
+    const EditDecl& edit;
+    const rapidjson::Value& params;
+    FileState& target;
+    FileState* names = nullptr;  // totemtech: the name table of the target archive
+    Workspace& files;
+    unsigned threads = 0;
+
+    bool has(const char* field) const { return params.HasMember(field); }
+    std::string pointer(const char* field) const { return pointer_join(edit.pointer, field); }
+    // A usage error (or `kind`) located at the field in the manifest.
+    [[noreturn]] void fail(const char* field, std::string message, ErrorKind kind = ErrorKind::usage) const;
+
+    std::uint64_t u64(const char* field) const;
+    std::optional<std::uint64_t> opt_u64(const char* field) const;
+    double number(const char* field, double fallback) const;
+    bool flag(const char* field, bool fallback) const;
+    std::string text(const char* field, const std::string& fallback = {}) const;
+    std::vector<std::uint64_t> u64_list(const char* field) const;  // a number or an array of them
+    std::vector<std::string> text_list(const char* field) const;   // a string or an array of them
+    // Offsets: an integer or "0x…".
+    std::uint64_t offset(const char* field) const;
+    // Hex byte strings ("0A FF 10").
+    Bytes hex_bytes(const char* field) const;
+    // Palette slots: [1,2] or "0-1,5".
+    std::vector<unsigned> slots(const char* field) const;
+    // A path field resolved against the manifest's folder (checked when the manifest was loaded).
+    std::filesystem::path path(const char* field) const;
+    std::filesystem::path path_at(const char* field, std::size_t index) const;
+    // Reads a path field's file (io errors located at the field).
+    Bytes read(const char* field) const;
+    Bytes read_path(const char* field, const std::filesystem::path& p) const;
+};
+
+// Where an edit writes its part of the report.
+struct ReportOut {
+    rapidjson::Value& obj;
+    Allocator& a;
+    std::vector<std::string>& warnings;
+
+    ReportOut& set(const char* key, rapidjson::Value v);
+    ReportOut& set(const char* key, const std::string& v);
+    ReportOut& set(const char* key, std::uint64_t v);
+    ReportOut& set(const char* key, double v);
+    ReportOut& set(const char* key, bool v);
+    rapidjson::Value str(const std::string& s) { return rapidjson::Value(s.c_str(), rapidjson::SizeType(s.size()), a); }
+    void warn(const std::string& message) { warnings.push_back(message); }
+};
+
+struct OpInfo {
+    const char* name;
+    std::optional<Game> game;  // nullopt: any game
+    void (*plan)(const EditEnv& env, PlannedEdit& out);
+    void (*apply)(EditEnv& env, ReportOut& report);
+};
+
+// Every operation, by name.
+const std::map<std::string, OpInfo>& operations();
+
+void register_common_ops(std::map<std::string, OpInfo>& ops);
+void register_stadium_ops(std::map<std::string, OpInfo>& ops);
+void register_shred_ops(std::map<std::string, OpInfo>& ops);
+void register_totem_ops(std::map<std::string, OpInfo>& ops);
+
+// Touch helpers.
+inline constexpr std::uint64_t to_end = UINT64_MAX;
+Touch touch(const FileState& f, std::string region, std::uint64_t begin, std::uint64_t end, bool exclusive,
+            std::string what);
+
+// "3-5,9" for a sorted list of numbers.
+std::string ranges_text(const std::vector<unsigned>& values);
+std::string hex_text(ByteView bytes, std::size_t max = 64);
+
+}  // namespace mod::manifest::detail

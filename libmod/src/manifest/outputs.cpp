@@ -1,0 +1,219 @@
+// The output step of apply_manifests: finish each edited file (N64 checksums, byte order),
+// make and verify the patches, build report.json, and write everything all or none.
+#include "apply_detail.hpp"
+#include "schema.hpp"
+#include "staging.hpp"
+
+#include "libmod/codec/bps.hpp"
+#include "libmod/codec/zstd_patch.hpp"
+#include "libmod/core/hash.hpp"
+#include "libmod/n64/rom.hpp"
+
+#include <rapidjson/pointer.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+
+namespace mod::manifest::detail {
+
+namespace fs = std::filesystem;
+using rapidjson::Value;
+
+namespace {
+
+struct Product {
+    fs::path path;
+    std::string role;   // output, patch, report
+    std::string input;  // display name of the file it belongs to
+    std::string format; // patches: bps / zpatch
+    Bytes bytes;
+};
+
+Value str(Allocator& a, const std::string& s) { return Value(s.c_str(), rapidjson::SizeType(s.size()), a); }
+
+Bytes finish(const FileState& f) {
+    Bytes bytes = f.current;
+    if (f.kind != "rom") return bytes;
+    if (f.fix_checksums) n64::fix_checksums(bytes);
+    const auto order = n64::parse_byte_order(f.rom_order);
+    return order == n64::ByteOrder::z64 ? bytes : n64::from_z64(bytes, order);
+}
+
+Bytes make_patch(const std::string& format, const FileState& f, const Bytes& target, const std::string& mod_name) {
+    Bytes patch;
+    Bytes check;
+    if (format == "bps") {
+        bps::CreateOptions o;
+        o.metadata = "{\"modkit\":1,\"mod\":\"" + mod_name + "\"}";
+        patch = bps::create(f.original, target, o);
+        check = bps::apply(patch, f.original);
+    } else {
+        patch = zpatch::create(f.original, target);
+        check = zpatch::apply(patch, f.original);
+    }
+    if (check != target)
+        throw Error(ErrorKind::format, "the " + format + " patch does not reproduce the output when applied to the input",
+                    f.display);
+    return patch;
+}
+
+std::string json_escape_name(std::string s) {
+    std::string out;
+    for (char c : s)
+        if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) out += c;
+    return out;
+}
+
+Value touches_json(Allocator& a, const PlannedEdit& p) {
+    Value arr(rapidjson::kArrayType);
+    for (const auto& t : p.touches) {
+        Value o(rapidjson::kObjectType);
+        o.AddMember("file", str(a, t.file), a).AddMember("region", str(a, t.region), a).AddMember("begin", t.begin, a);
+        if (t.end == UINT64_MAX) o.AddMember("end", Value(), a);
+        else o.AddMember("end", t.end, a);
+        o.AddMember("exclusive", t.exclusive, a).AddMember("what", str(a, t.what), a);
+        arr.PushBack(o, a);
+    }
+    return arr;
+}
+
+}  // namespace
+
+ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, const ApplyOptions& options) {
+    ApplyResult result;
+    std::vector<Product> products;
+    std::vector<Diagnostic> problems;
+
+    // Outputs, in the order the manifests name them (deterministic, unlike file identities).
+    std::vector<std::pair<std::size_t, std::string>> order;  // (manifest, input name)
+    std::set<std::string> seen;
+    for (std::size_t mi = 0; mi < manifests.size(); ++mi)
+        for (const auto& in : manifests[mi].inputs) {
+            const std::string& key = b.input_keys.at({mi, in.name});
+            if (seen.insert(key).second) order.push_back({mi, in.name});
+        }
+    std::map<std::string, Bytes> finished;
+    for (const auto& [mi, name] : order) {
+        FileState& f = b.files.at(b.input_keys.at({mi, name}));
+        if (f.edited && !f.output) {
+            problems.push_back(manifests[mi].at("/outputs", "the edits changed \"" + name + "\" (" + f.display +
+                                                                ") but \"outputs\" names no file for it"));
+            continue;
+        }
+        if (!f.output) continue;
+        Bytes bytes = finish(f);
+        products.push_back({*f.output, "output", f.display, "", bytes});
+        finished[f.key] = std::move(bytes);
+    }
+    if (!problems.empty()) throw ManifestError(ErrorKind::usage, std::move(problems));
+
+    // Patches: each manifest asks for its own outputs' patches; verified before writing.
+    std::set<std::string> patch_paths;
+    for (std::size_t mi = 0; mi < manifests.size(); ++mi)
+        for (const auto& fmt : manifests[mi].patches)
+            for (const auto& in : manifests[mi].inputs) {
+                const FileState& f = b.files.at(b.input_keys.at({mi, in.name}));
+                if (!f.output || !finished.count(f.key)) continue;
+                const fs::path p = f.output->string() + "." + fmt;
+                if (!patch_paths.insert(p.lexically_normal().string()).second) continue;
+                products.push_back({p, "patch", f.display, fmt, make_patch(fmt, f, finished[f.key], json_escape_name(manifests[mi].name))});
+            }
+
+    // The report.
+    rapidjson::Document& doc = b.report_doc;
+    Allocator& a = doc.GetAllocator();
+    doc.SetObject();
+    doc.AddMember("modkit_report", 1, a);
+    Value ms(rapidjson::kArrayType);
+    for (const auto& m : manifests) {
+        Value o(rapidjson::kObjectType);
+        o.AddMember("file", str(a, m.file.string()), a).AddMember("name", str(a, m.name), a)
+            .AddMember("game", str(a, to_string(m.game)), a);
+        ms.PushBack(o, a);
+    }
+    doc.AddMember("manifests", ms, a);
+    Value inputs(rapidjson::kArrayType);
+    for (const auto& pf : b.plan.files) {
+        Value o(rapidjson::kObjectType), notes(rapidjson::kArrayType);
+        o.AddMember("path", str(a, pf.input.lexically_normal().string()), a).AddMember("kind", str(a, pf.kind), a)
+            .AddMember("size", pf.size, a).AddMember("sha1", str(a, pf.sha1), a).AddMember("crc32", str(a, pf.crc32), a);
+        for (const auto& n : pf.notes) notes.PushBack(str(a, n), a);
+        o.AddMember("notes", notes, a);
+        inputs.PushBack(o, a);
+    }
+    doc.AddMember("inputs", inputs, a);
+    Value edits(rapidjson::kArrayType), warnings(rapidjson::kArrayType);
+    for (std::size_t i = 0; i < b.plan.edits.size(); ++i) {
+        const auto& p = b.plan.edits[i];
+        auto& r = b.results[i];
+        Value o(rapidjson::kObjectType), limits(rapidjson::kArrayType), w(rapidjson::kArrayType);
+        o.AddMember("manifest", str(a, p.manifest), a).AddMember("id", str(a, p.id), a).AddMember("op", str(a, p.op), a)
+            .AddMember("line", std::uint64_t(p.line), a).AddMember("column", std::uint64_t(p.column), a)
+            .AddMember("input", str(a, p.input), a).AddMember("summary", str(a, p.summary), a);
+        o.AddMember("touches", touches_json(a, p), a);
+        for (const auto& l : p.limits) limits.PushBack(str(a, l), a);
+        o.AddMember("limits", limits, a);
+        o.AddMember("result", r.report, a);
+        for (const auto& x : r.warnings) {
+            w.PushBack(str(a, x), a);
+            warnings.PushBack(str(a, p.id + ": " + x), a);
+            result.warnings.push_back(p.id + ": " + x);
+        }
+        o.AddMember("warnings", w, a).AddMember("ms", r.ms, a);
+        edits.PushBack(o, a);
+    }
+    doc.AddMember("edits", edits, a);
+    Value outs(rapidjson::kArrayType);
+    for (const auto& p : products) {
+        Value o(rapidjson::kObjectType);
+        o.AddMember("path", str(a, p.path.lexically_normal().string()), a).AddMember("role", str(a, p.role), a)
+            .AddMember("input", str(a, p.input), a);
+        if (!p.format.empty()) o.AddMember("format", str(a, p.format), a);
+        o.AddMember("size", std::uint64_t(p.bytes.size()), a).AddMember("sha1", str(a, to_hex(sha1(p.bytes))), a)
+            .AddMember("crc32", str(a, hex(crc32(p.bytes), 8).substr(2)), a);
+        if (p.role == "patch") o.AddMember("verified", true, a);
+        outs.PushBack(o, a);
+        result.written.push_back({p.path, p.role, p.bytes.size(), to_hex(sha1(p.bytes))});
+    }
+    doc.AddMember("outputs", outs, a);
+    doc.AddMember("warnings", warnings, a);
+    Value timings(rapidjson::kObjectType);
+    for (const auto& [k, v] : b.timings) timings.AddMember(str(a, k), Value(v), a);
+    doc.AddMember("timings_ms", timings, a);
+
+    rapidjson::StringBuffer sb;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(sb);
+    writer.SetIndent(' ', 2);
+    doc.Accept(writer);
+    result.report_json = std::string(sb.GetString(), sb.GetSize()) + "\n";
+    for (const auto& m : manifests)
+        if (m.report) {
+            fs::path dir = *m.report;
+            if (options.out_dir) dir = *options.out_dir / dir.lexically_relative(m.dir);
+            const fs::path p = dir / "report.json";
+            if (std::none_of(products.begin(), products.end(), [&](const Product& x) { return x.path == p; })) {
+                products.push_back({p, "report", "", "", Bytes(result.report_json.begin(), result.report_json.end())});
+                result.written.push_back({p, "report", result.report_json.size(), ""});
+            }
+        }
+
+    // Everything read counts as an input: the base files and every file an edit names.
+    std::vector<fs::path> read;
+    for (const auto& [k, f] : b.files) read.push_back(f.path);
+    for (const auto& m : manifests) {
+        read.push_back(m.file);
+        for (const auto& p : path_values(*m.source)) {
+            if (p.rfind("/outputs", 0) == 0) continue;
+            const auto* v = rapidjson::Pointer(p.c_str()).Get(m.source->doc());
+            if (v && v->IsString()) read.push_back(m.dir / v->GetString());
+        }
+    }
+    Stage stage(std::move(read));
+    for (const auto& p : products) stage.add(p.path, p.bytes);
+    stage.commit();
+    result.plan = std::move(b.plan);
+    return result;
+}
+
+}  // namespace mod::manifest::detail

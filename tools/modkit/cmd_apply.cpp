@@ -1,0 +1,191 @@
+// modkit apply MANIFEST… and modkit manifest check|new|schema: edit manifests, the main entry
+// point (doc/manifest.md). Thin layer over libmod/manifest/{manifest,apply,catalogue}.hpp.
+#include "cli.hpp"
+#include "json.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/manifest/apply.hpp"
+#include "libmod/manifest/catalogue.hpp"
+#include "libmod/manifest/manifest.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace modkit {
+namespace {
+
+namespace fs = std::filesystem;
+namespace mf = mod::manifest;
+
+std::vector<fs::path> manifest_paths(const po::variables_map& vm) {
+    std::vector<fs::path> out;
+    for (const auto& s : required_list(vm, "manifests")) out.emplace_back(s);
+    return out;
+}
+
+// Every diagnostic on its own line (stderr), then the usual one-line error for the exit code.
+int report_problems(const mf::ManifestError& e, const Global& g) {
+    if (g.json) {
+        Json j;
+        j.begin_object().field("ok", false).field("kind", mod::to_string(e.kind())).key("problems").begin_array();
+        for (const auto& d : e.diagnostics())
+            j.begin_object().field("file", d.file).field("line", std::uint64_t(d.line)).field("column", std::uint64_t(d.column))
+                .field("path", d.where).field("message", d.message).end_object();
+        j.end_array().end_object();
+    }
+    for (const auto& d : e.diagnostics()) std::cerr << d.text() << "\n";
+    std::cerr << "modkit: " << e.diagnostics().size() << " problem" << (e.diagnostics().size() == 1 ? "" : "s")
+              << "; nothing was written\n";
+    return mod::exit_code(e.kind());
+}
+
+void print_plan(const mf::Plan& plan) {
+    for (const auto& f : plan.files) {
+        std::printf("input  %s (%s, %llu bytes, sha1 %s)%s%s\n", f.input.c_str(), f.kind.c_str(),
+                    static_cast<unsigned long long>(f.size), f.sha1.c_str(), f.output ? " -> " : "",
+                    f.output ? f.output->c_str() : "");
+        for (const auto& n : f.notes) std::printf("       note: %s\n", n.c_str());
+    }
+    for (const auto& e : plan.edits) {
+        std::printf("edit   %s:%zu:%zu %s [%s] %s\n", e.manifest.c_str(), e.line, e.column, e.id.c_str(), e.op.c_str(),
+                    e.summary.c_str());
+        for (const auto& t : e.touches)
+            if (t.exclusive) std::printf("         writes %s %s: %s\n", t.file.c_str(), t.region.c_str(), t.what.c_str());
+        for (const auto& l : e.limits) std::printf("         limit: %s\n", l.c_str());
+    }
+}
+
+void plan_json(Json& j, const mf::Plan& plan) {
+    j.key("inputs").begin_array();
+    for (const auto& f : plan.files) {
+        j.begin_object().field("path", f.input.string()).field("kind", f.kind).field("size", f.size).field("sha1", f.sha1)
+            .field("output", f.output ? f.output->string() : std::string());
+        j.key("notes").begin_array();
+        for (const auto& n : f.notes) j.value(n);
+        j.end_array().end_object();
+    }
+    j.end_array().key("edits").begin_array();
+    for (const auto& e : plan.edits) {
+        j.begin_object().field("manifest", e.manifest).field("id", e.id).field("op", e.op)
+            .field("line", std::uint64_t(e.line)).field("column", std::uint64_t(e.column)).field("summary", e.summary);
+        j.key("touches").begin_array();
+        for (const auto& t : e.touches)
+            j.begin_object().field("file", t.file).field("region", t.region).field("begin", t.begin)
+                .field("end", t.end).field("exclusive", t.exclusive).field("what", t.what).end_object();
+        j.end_array().key("limits").begin_array();
+        for (const auto& l : e.limits) j.value(l);
+        j.end_array().end_object();
+    }
+    j.end_array();
+}
+
+int run_apply(const po::variables_map& vm, const Global& g) {
+    mf::ApplyOptions o;
+    o.dry_run = vm.count("dry-run") > 0;
+    o.threads = g.threads;
+    o.quiet = g.quiet;
+    if (vm.count("out")) o.out_dir = fs::path(vm["out"].as<std::string>());
+    try {
+        const auto manifests = mf::load_manifests(manifest_paths(vm));
+        const mf::ApplyResult r = mf::apply_manifests(manifests, o);
+        for (const auto& w : r.warnings) warn(w);
+        if (g.json) {
+            if (o.dry_run) {
+                Json j;
+                j.begin_object().field("ok", true).field("dry_run", true);
+                plan_json(j, r.plan);
+                j.end_object();
+            } else {
+                std::fwrite(r.report_json.data(), 1, r.report_json.size(), stdout);
+            }
+            return 0;
+        }
+        print_plan(r.plan);
+        if (o.dry_run) {
+            std::printf("dry run: %zu edit(s) planned, no conflicts; nothing was written\n", r.plan.edits.size());
+            return 0;
+        }
+        for (const auto& w : r.written)
+            std::printf("wrote  %s (%s, %llu bytes)\n", w.path.c_str(), w.role.c_str(), static_cast<unsigned long long>(w.size));
+        std::printf("applied %zu edit(s), %zu warning(s)\n", r.plan.edits.size(), r.warnings.size());
+        return 0;
+    } catch (const mf::ManifestError& e) {
+        return report_problems(e, g);
+    }
+}
+
+int run_check(const po::variables_map& vm, const Global& g) {
+    try {
+        const auto manifests = mf::load_manifests(manifest_paths(vm));
+        if (g.json) {
+            Json j;
+            j.begin_object().field("ok", true).field("manifests", std::uint64_t(manifests.size())).end_object();
+        } else {
+            for (const auto& m : manifests)
+                std::printf("%s: valid (%s, %zu input(s), %zu edit(s))\n", m.file.c_str(), mf::to_string(m.game),
+                            m.inputs.size(), m.edits.size());
+        }
+        return 0;
+    } catch (const mf::ManifestError& e) {
+        return report_problems(e, g);
+    }
+}
+
+int run_new(const po::variables_map& vm, const Global&) {
+    const std::string game = required(vm, "game");
+    auto args = required_list(vm, "args");
+    if (args.size() < 2) usage_error("expected GAME INPUT... OUT.json");
+    const fs::path out = args.back();
+    args.pop_back();
+    std::vector<fs::path> inputs(args.begin(), args.end());
+    const std::string text = mf::starter_manifest(game, inputs, out);
+    mod::write_file_atomic(out, text, inputs);
+    std::printf("wrote %s: a starter manifest with a catalogue of what can be edited (\"_catalogue\")\n", out.c_str());
+    return 0;
+}
+
+int run_schema(const po::variables_map& vm, const Global&) {
+    const std::string which = vm.count("which") ? vm["which"].as<std::string>() : "manifest";
+    if (which == "manifest") std::cout << mf::manifest_schema();
+    else if (which == "report") std::cout << mf::report_schema();
+    else usage_error("schemas: manifest, report");
+    return 0;
+}
+
+void declare_manifests(po::options_description& o, po::positional_options_description& p) {
+    o.add_options()("manifests", po::value<std::vector<std::string>>()->multitoken(), "manifest files");
+    p.add("manifests", -1);
+}
+
+const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edit in memory, write outputs, patches and a report", {
+    {"apply", "MANIFEST... [--dry-run] [--out DIR] [--threads N] [--json] [-q]",
+     "apply one or more mods (conflicts across them are checked before anything runs)",
+     [](auto& o, auto& p) {
+         declare_manifests(o, p);
+         o.add_options()("dry-run", "validate and print the plan; write nothing")(
+             "out", po::value<std::string>(), "write outputs under DIR (keeping their relative paths)");
+     },
+     run_apply},
+}, true});
+
+const Registrar manifest_group({"manifest", "edit manifests: check, start a new one, print the schema", {
+    {"check", "MANIFEST... [--json]", "validate manifests (every problem with file:line:column); reads no game file",
+     declare_manifests, run_check},
+    {"new", "GAME INPUT... OUT.json", "write a starter manifest listing what can be edited in the inputs",
+     [](auto& o, auto& p) {
+         o.add_options()("game", po::value<std::string>(), "pokemon-stadium, thps-shred or totemtech")(
+             "args", po::value<std::vector<std::string>>()->multitoken(), "INPUT... OUT.json");
+         p.add("game", 1).add("args", -1);
+     },
+     run_new},
+    {"schema", "[manifest|report]", "print the JSON schema",
+     [](auto& o, auto& p) {
+         o.add_options()("which", po::value<std::string>(), "manifest or report");
+         p.add("which", 1);
+     },
+     run_schema},
+}});
+
+}  // namespace
+}  // namespace modkit
