@@ -1,6 +1,8 @@
 // modkit: one executable, one command group per file (see cli.hpp).
 #include "cli.hpp"
 
+#include "libmod/core/file.hpp"
+
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -22,6 +24,11 @@ void print_overview() {
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+    // Temporary files of an earlier run that was killed are removed from an output folder
+    // before the first write there (mod::write_file_atomic); the user hears which.
+    mod::set_stale_temporary_notifier([](const std::filesystem::path& removed) {
+        modkit::warn("removed " + removed.string() + ", a temporary file left by an interrupted run");
+    });
     try {
         if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
             print_overview();

@@ -2,12 +2,16 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <random>
+#include <mutex>
+#include <optional>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace mod {
 
@@ -24,17 +28,168 @@ struct FdCloser {
     }
 };
 
+constexpr std::string_view temporary_infix = ".tmp.";
+
 std::string temporary_name(const fs::path& target) {
     static std::atomic<unsigned> counter{0};
     // Appended piece by piece: GCC 12 warns (-Wrestrict, a known false positive) on
     // "literal" + std::string chains.
     std::string name = ".";
     name += target.filename().string();
-    name += ".tmp.";
+    name += temporary_infix;
     name += std::to_string(::getpid());
     name += '.';
     name += std::to_string(counter.fetch_add(1));
     return name;
+}
+
+// ---- file identity ----------------------------------------------------------------------
+
+struct FileId {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    bool operator==(const FileId&) const = default;
+    auto operator<=>(const FileId&) const = default;
+};
+
+std::optional<FileId> identity(const fs::path& path, mode_t* mode = nullptr) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    if (mode) *mode = st.st_mode;
+    return FileId{st.st_dev, st.st_ino};
+}
+
+fs::path folder_of(const fs::path& path) {
+    fs::path dir = path.parent_path();
+    return dir.empty() ? fs::path(".") : dir;
+}
+
+const char* kind_name(mode_t mode) {
+    if (S_ISLNK(mode)) return "a symbolic link";
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+// ---- temporary files removed on SIGINT / SIGTERM / SIGHUP ---------------------------------
+// A fixed table the handler can walk without allocating or locking: a slot is 0 free, 1 being
+// filled, 2 live (its path may be unlinked). Writes beyond the table's size still work; they
+// are only not cleaned up on a signal (the next run's sweep removes them).
+
+constexpr int slot_count = 64;
+constexpr std::size_t slot_path_bytes = 4096;
+struct Slot {
+    std::atomic<int> state{0};
+    char path[slot_path_bytes];
+};
+static_assert(std::atomic<int>::is_always_lock_free);
+Slot slots[slot_count];
+
+constexpr int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction previous_actions[std::size(handled_signals)];
+std::mutex install_mutex;
+
+void on_signal(int sig) {
+    const int saved = errno;
+    for (auto& s : slots)
+        if (s.state.load(std::memory_order_acquire) == 2) ::unlink(s.path);
+    // Back to what was there before (the default: terminate), then the same signal again: it
+    // is blocked while this handler runs and delivered as soon as it returns.
+    for (std::size_t k = 0; k < std::size(handled_signals); ++k)
+        if (handled_signals[k] == sig) ::sigaction(sig, &previous_actions[k], nullptr);
+    errno = saved;
+    ::raise(sig);
+}
+
+// Called for every temporary file, so a handler replaced since (or a forked child's) is
+// taken over again; an ignored signal stays ignored.
+void install_signal_handlers() {
+    std::lock_guard lock(install_mutex);
+    for (std::size_t k = 0; k < std::size(handled_signals); ++k) {
+        struct sigaction current {};
+        if (::sigaction(handled_signals[k], nullptr, &current) != 0) continue;
+        const bool plain = (current.sa_flags & SA_SIGINFO) == 0;
+        if (plain && (current.sa_handler == SIG_IGN || current.sa_handler == on_signal)) continue;
+        previous_actions[k] = current;
+        struct sigaction mine {};
+        mine.sa_handler = on_signal;
+        sigemptyset(&mine.sa_mask);
+        mine.sa_flags = SA_RESTART;
+        ::sigaction(handled_signals[k], &mine, nullptr);
+    }
+}
+
+int register_temporary(const fs::path& tmp) {
+    const std::string& text = tmp.native();
+    if (text.size() >= slot_path_bytes) return -1;
+    install_signal_handlers();
+    for (int i = 0; i < slot_count; ++i) {
+        int expected = 0;
+        if (slots[i].state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+            std::memcpy(slots[i].path, text.c_str(), text.size() + 1);
+            slots[i].state.store(2, std::memory_order_release);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void unregister_temporary(int slot) {
+    if (slot >= 0) slots[slot].state.store(0, std::memory_order_release);
+}
+
+// ---- stale temporary files ----------------------------------------------------------------
+
+std::function<void(const fs::path&)>& stale_notifier() {
+    static std::function<void(const fs::path&)> notify;
+    return notify;
+}
+
+// The PID of a name `.NAME.tmp.PID.N` (NAME non-empty, PID and N decimal), 0 for other names.
+pid_t temporary_owner(const std::string& name) {
+    if (name.size() < 2 || name[0] != '.') return 0;
+    const auto digits_before = [&](std::size_t end) {  // start of the digit run ending at end
+        std::size_t b = end;
+        while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9') --b;
+        return b;
+    };
+    const std::size_t n_start = digits_before(name.size());
+    if (n_start == name.size() || n_start == 0 || name[n_start - 1] != '.') return 0;
+    const std::size_t pid_end = n_start - 1;
+    const std::size_t pid_start = digits_before(pid_end);
+    if (pid_start == pid_end || pid_end - pid_start > 9) return 0;
+    if (pid_start < temporary_infix.size() + 1 ||
+        name.compare(pid_start - temporary_infix.size(), temporary_infix.size(), temporary_infix) != 0)
+        return 0;
+    return static_cast<pid_t>(std::stol(name.substr(pid_start, pid_end - pid_start)));
+}
+
+bool process_runs(pid_t pid) {
+    if (pid == ::getpid()) return true;
+    if (::kill(pid, 0) == 0) return true;
+    return errno == EPERM;  // it exists, it is someone else's
+}
+
+// write_file_atomic sweeps a folder the first time the process writes there rather than
+// leaving it to each command: every output of every command (and of the library's own
+// multi-file writers: extractions, exports) is covered, and the cost is one listing per folder
+// per process, not per file.
+// Folders are remembered by identity and spelling: an inode number alone may come back for a
+// new folder once one is deleted.
+void sweep_once(const fs::path& dir) {
+    static std::mutex mutex;
+    static std::set<std::pair<FileId, std::string>> swept;
+    auto id = identity(dir);
+    if (!id) return;
+    {
+        std::lock_guard lock(mutex);
+        if (!swept.insert({*id, dir.lexically_normal().string()}).second) return;
+    }
+    for (const auto& removed : sweep_stale_temporaries(dir))
+        if (stale_notifier()) stale_notifier()(removed);
 }
 
 }  // namespace
@@ -72,57 +227,149 @@ Bytes read_file(const fs::path& path, std::uint64_t max_size) {
 }
 
 void ensure_distinct_output(const fs::path& output, std::span<const fs::path> inputs) {
-    std::error_code ec;
-    if (!fs::exists(output, ec)) return;
+    const auto out = identity(output);
+    if (!out) return;
     for (const auto& in : inputs) {
-        std::error_code ec2;
-        if (fs::equivalent(output, in, ec2))
+        mode_t mode = 0;
+        const auto id = identity(in, &mode);
+        if (!id) continue;
+        if (*id == *out)
             throw Error(ErrorKind::conflict,
                         "output is the same file as the input " + in.string() +
                             "; inputs are never modified in place",
                         output.string());
+        if (!S_ISDIR(mode)) continue;
+        std::error_code ec;
+        fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec);
+        for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            if (identity(it->path()) == out)
+                throw Error(ErrorKind::conflict,
+                            "output is the file " + it->path().string() + " of the input folder " + in.string() +
+                                "; inputs are never modified in place",
+                            output.string());
+        }
     }
 }
 
-void write_file_atomic(const fs::path& path, ByteView data, std::span<const fs::path> inputs) {
+void ensure_distinct_outputs(std::span<const fs::path> outputs) {
+    struct Key {
+        FileId id;
+        std::string name;  // empty for an existing file
+        auto operator<=>(const Key&) const = default;
+    };
+    std::vector<std::pair<Key, std::size_t>> keys;
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const fs::path& p = outputs[i];
+        if (auto id = identity(p)) keys.push_back({{*id, {}}, i});
+        else if (auto dir = identity(folder_of(p))) keys.push_back({{*dir, p.filename().string()}, i});
+        // A folder that does not exist: the write will fail and say so.
+    }
+    for (std::size_t a = 0; a < keys.size(); ++a)
+        for (std::size_t b = a + 1; b < keys.size(); ++b)
+            if (keys[a].first == keys[b].first)
+                throw Error(ErrorKind::conflict,
+                            "two outputs of one command are the same file: " + outputs[keys[a].second].string() +
+                                " and " + outputs[keys[b].second].string(),
+                            outputs[keys[b].second].string());
+}
+
+void ensure_replaceable_output(const fs::path& output) {
+    struct stat st {};
+    if (::lstat(output.c_str(), &st) != 0) return;  // missing (or unreachable: creating it says why)
+    if (!S_ISREG(st.st_mode))
+        throw Error(ErrorKind::io,
+                    std::string("the output exists and is ") + kind_name(st.st_mode) +
+                        "; only regular files are replaced",
+                    output.string());
+}
+
+PendingOutput::PendingOutput(const fs::path& path, std::span<const fs::path> inputs) : path_(path) {
+    ensure_replaceable_output(path);
     ensure_distinct_output(path, inputs);
-    fs::path dir = path.parent_path();
-    if (dir.empty()) dir = ".";
-    fs::path tmp = dir / temporary_name(path);
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0) {
+        keep_mode_ = true;
+        mode_ = st.st_mode & 0777;
+    }
+    const fs::path dir = folder_of(path);
+    sweep_once(dir);
+    tmp_ = dir / temporary_name(path);
+    // Registered before it exists, so there is no moment when it exists unregistered.
+    slot_ = register_temporary(tmp_);
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     // Named after the output the user asked for (the temporary name means nothing to them).
-    if (fd < 0)
-        throw Error(ErrorKind::io, "cannot create a temporary file in '" + dir.string() + "' to write it: " + errno_text(),
+    if (fd_ < 0) {
+        std::string why = errno_text();
+        unregister_temporary(slot_);
+        slot_ = -1;
+        done_ = true;
+        throw Error(ErrorKind::io, "cannot create a temporary file in '" + dir.string() + "' to write it: " + why,
                     path.string());
-    bool ok = false;
-    {
-        FdCloser closer{fd};
-        std::size_t done = 0;
-        while (done < data.size()) {
-            auto put = ::write(fd, data.data() + done, data.size() - done);
-            if (put < 0) {
-                if (errno == EINTR) continue;
-                break;
-            }
-            done += static_cast<std::size_t>(put);
+    }
+}
+
+PendingOutput::~PendingOutput() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!done_) ::unlink(tmp_.c_str());
+    unregister_temporary(slot_);
+}
+
+void PendingOutput::write(ByteView data) {
+    if (done_ || fd_ < 0) throw Error(ErrorKind::usage, "write after commit", path_.string());
+    std::size_t done = 0;
+    while (done < data.size()) {
+        auto put = ::write(fd_, data.data() + done, data.size() - done);
+        if (put < 0) {
+            if (errno == EINTR) continue;
+            throw Error(ErrorKind::io, "write failed: " + errno_text(), path_.string());
         }
-        ok = done == data.size();
+        done += static_cast<std::size_t>(put);
     }
-    if (!ok) {
-        std::string why = errno_text();
-        ::unlink(tmp.c_str());
-        throw Error(ErrorKind::io, "write failed: " + why, path.string());
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::string why = errno_text();
-        ::unlink(tmp.c_str());
-        throw Error(ErrorKind::io, "cannot rename the temporary file into place: " + why, path.string());
-    }
+}
+
+void PendingOutput::commit() {
+    if (done_ || fd_ < 0) throw Error(ErrorKind::usage, "commit after commit", path_.string());
+    if (keep_mode_ && ::fchmod(fd_, static_cast<mode_t>(mode_)) != 0)
+        throw Error(ErrorKind::io, "cannot give the new file the permissions of the one it replaces: " + errno_text(),
+                    path_.string());
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) throw Error(ErrorKind::io, "write failed: " + errno_text(), path_.string());
+    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+        throw Error(ErrorKind::io, "cannot rename the temporary file into place: " + errno_text(), path_.string());
+    done_ = true;
+    unregister_temporary(slot_);
+    slot_ = -1;
+}
+
+void write_file_atomic(const fs::path& path, ByteView data, std::span<const fs::path> inputs) {
+    PendingOutput out(path, inputs);
+    out.write(data);
+    out.commit();
 }
 
 void write_file_atomic(const fs::path& path, std::string_view text, std::span<const fs::path> inputs) {
     write_file_atomic(path, ByteView(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
                       inputs);
+}
+
+std::vector<fs::path> sweep_stale_temporaries(const fs::path& folder) {
+    std::vector<fs::path> removed;
+    std::error_code ec;
+    fs::directory_iterator it(folder, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const fs::path p = it->path();
+        const pid_t pid = temporary_owner(p.filename().string());
+        if (pid <= 0 || process_runs(pid)) continue;
+        struct stat st {};
+        if (::lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) continue;
+        if (::unlink(p.c_str()) == 0) removed.push_back(p);
+    }
+    return removed;
+}
+
+void set_stale_temporary_notifier(std::function<void(const fs::path&)> notify) {
+    stale_notifier() = std::move(notify);
 }
 
 }  // namespace mod

@@ -2,14 +2,21 @@
 // File input and atomic output.
 //
 // Inputs are never modified: write_file_atomic refuses an output that is the same file as any
-// listed input, writes to a temporary file in the destination folder and renames it over the
-// destination only after every byte is written, so a failure never leaves a half file.
+// listed input (an input folder stands for every file below it), refuses an output that exists
+// and is not a regular file (a symlink, device, FIFO, socket or folder is never replaced),
+// writes to a temporary file `.NAME.tmp.PID.N` in the destination folder and renames it over
+// the destination only after every byte is written, so a failure never leaves a half file.
+// The temporary file is also removed when the process gets SIGINT, SIGTERM or SIGHUP, and
+// temporary files of that pattern left by a process that no longer runs (SIGKILL, power loss)
+// are swept from an output folder the first time the process writes there.
 
 #include "libmod/core/bytes.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <span>
+#include <vector>
 
 namespace mod {
 
@@ -18,15 +25,64 @@ inline constexpr std::uint64_t default_max_input = 1ull << 32;  // 4 GiB
 // Read a whole file. Throws io when unreadable, limit when larger than max_size.
 Bytes read_file(const std::filesystem::path& path, std::uint64_t max_size = default_max_input);
 
-// Write `data` to `path` atomically. Throws conflict when `path` is one of `inputs`
-// (same file, even through another name), io on any write failure.
+// Write `data` to `path` atomically. Throws conflict when `path` is one of `inputs` (same
+// file, even through another name; an input that is a folder counts every file below it), io
+// when `path` exists and is not a regular file (the message names what it is) and on any
+// write failure. An existing output keeps its permission bits (rwx of user, group, others).
 void write_file_atomic(const std::filesystem::path& path, ByteView data,
                        std::span<const std::filesystem::path> inputs = {});
 void write_file_atomic(const std::filesystem::path& path, std::string_view text,
                        std::span<const std::filesystem::path> inputs = {});
 
-// Throws conflict when `output` names the same file as any of `inputs`.
+// Throws conflict when `output` names the same file as any of `inputs`, compared by file
+// identity (device and inode), so hard links, symlinks and other spellings are caught. An
+// input that is a folder stands for every file below it (symlinks to files included, folders
+// reached through symlinks not). A missing input or output cannot conflict.
 void ensure_distinct_output(const std::filesystem::path& output,
                             std::span<const std::filesystem::path> inputs);
+
+// Throws conflict when two of `outputs` (the outputs of one command) are the same file. An
+// output that does not exist yet is identified by its folder's identity and its name, so
+// `dir/x` and `link-to-dir/x` are the same output before either is written.
+void ensure_distinct_outputs(std::span<const std::filesystem::path> outputs);
+
+// Throws io when `output` exists and is not a regular file, naming what it is ("a symbolic
+// link", "a character device", "a FIFO", …). A missing output is fine.
+void ensure_replaceable_output(const std::filesystem::path& output);
+
+// The temporary file of one output: created beside `path` (checks as write_file_atomic),
+// written with write(), renamed over `path` by commit(). Until then it is removed by the
+// destructor and, on SIGINT, SIGTERM or SIGHUP, by a signal handler that then re-raises the
+// signal with the handler that was there before (a signal that was ignored stays ignored).
+class PendingOutput {
+public:
+    PendingOutput(const std::filesystem::path& path, std::span<const std::filesystem::path> inputs = {});
+    ~PendingOutput();
+    PendingOutput(const PendingOutput&) = delete;
+    PendingOutput& operator=(const PendingOutput&) = delete;
+
+    void write(ByteView data);
+    void commit();
+    const std::filesystem::path& temporary() const noexcept { return tmp_; }
+
+private:
+    std::filesystem::path path_;
+    std::filesystem::path tmp_;
+    int fd_ = -1;
+    int slot_ = -1;        // signal registry slot, -1 when not registered
+    unsigned mode_ = 0;    // permission bits to give the result (an existing output's)
+    bool keep_mode_ = false;
+    bool done_ = false;
+};
+
+// Removes from `folder` the regular files named like our temporary files (`.NAME.tmp.PID.N`,
+// PID and N decimal) that belong to this user and whose process no longer runs, and returns
+// their paths. Files of a running process (this one included), other names, symlinks and
+// folders are left alone. A folder that cannot be listed gives an empty list.
+std::vector<std::filesystem::path> sweep_stale_temporaries(const std::filesystem::path& folder);
+
+// Called with each file write_file_atomic's sweep removed (the CLI warns); none by default.
+// Set it once at start-up: it is not synchronised with running writes.
+void set_stale_temporary_notifier(std::function<void(const std::filesystem::path&)> notify);
 
 }  // namespace mod
