@@ -1,6 +1,7 @@
 #include "fixtures.hpp"
 #include "test_support.hpp"
 
+#include "libmod/totem/archive.hpp"
 #include "libmod/totem/names.hpp"
 
 using namespace mod::totem;
@@ -100,6 +101,34 @@ BOOST_AUTO_TEST_CASE(a_line_starting_with_nul_ends_the_table) {
     const std::string expect = std::to_string(name_id("SKIN")) + " \"SKIN\"\n" + std::to_string(name_id("MESH")) +
                                " \"MESH\"\n" + std::string(3, '\0') + "not a line\n";
     BOOST_TEST((grown == text(expect)));
+}
+
+BOOST_AUTO_TEST_CASE(texts_name_records_by_listed_name_hash_decimal_id_or_index) {
+    const std::string body = std::to_string(name_id("HERO")) + " \"HERO\"\n" + std::to_string(name_id("0x00000005")) +
+                             " \"0x00000005\"\n";
+    auto bytes = text(body);
+    const auto t = NameTable::parse(mod::ByteReader(bytes, mod::Endian::big));
+    BOOST_TEST(id_from_text(t, "HERO") == name_id("HERO"));
+    BOOST_TEST(id_from_text(t, "0xD7FAD7E2") == name_id("MESH"));      // a hash
+    BOOST_TEST(id_from_text(t, "-671426590") == name_id("MESH"));      // a signed decimal ID
+    BOOST_TEST(id_from_text(t, "0x00000005") == name_id("0x00000005"));  // a listed name wins over the hash it reads as
+    BOOST_TEST(id_from_text(NameTable{}, "0x00000005") == 5);
+    BOOST_TEST(id_from_text(t, "UNLISTED") == name_id("UNLISTED"));    // a name the table lacks is still hashed
+
+    Archive a;
+    for (auto id : {name_id("A"), name_id("HERO"), name_id("MESH"), name_id("HERO")}) {
+        Record r;
+        r.name_id = id;
+        a.records.push_back(r);
+    }
+    BOOST_TEST(*find_record_by_text(a, t, "HERO") == 1u);  // the first match
+    BOOST_TEST(*find_record_by_text(a, t, "0xD7FAD7E2") == 2u);
+    BOOST_TEST(*find_record_by_text(a, t, "#3") == 3u);
+    BOOST_TEST(*find_record_by_text(a, t, "#0x0") == 0u);
+    BOOST_TEST(!find_record_by_text(a, t, "#4").has_value());
+    BOOST_TEST(!find_record_by_text(a, t, "#-1").has_value());
+    BOOST_TEST(!find_record_by_text(a, t, "NONE").has_value());
+    BOOST_TEST(!find_record_by_text(a, t, "#").has_value());  // "#" alone is a name, not an index
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -104,19 +104,10 @@ std::string type_of(const Loaded& l, const Record& r) { return l.names.display(r
 
 // Finds a record by name, "0xHASH", signed decimal ID, or "#index".
 std::size_t find_named(const Loaded& l, const std::string& what) {
-    if (what.size() > 1 && what[0] == '#') {
-        auto idx = parse_id(what.substr(1));
-        if (!idx || *idx < 0 || std::size_t(*idx) >= l.archive.records.size())
-            usage_error("no record " + what + " (the archive has " + std::to_string(l.archive.records.size()) + ")");
-        return std::size_t(*idx);
-    }
-    std::int32_t id = name_id(what);
-    if (!l.names.find(id)) {
-        if (auto parsed = parse_id(what)) id = *parsed;
-    }
-    auto found = find_record(l.archive, id);
-    if (!found) usage_error("no record named '" + what + "' (" + hash_text(id) + ")");
-    return *found;
+    if (auto found = find_record_by_text(l.archive, l.names, what)) return *found;
+    if (what.size() > 1 && what[0] == '#')
+        usage_error("no record " + what + " (the archive has " + std::to_string(l.archive.records.size()) + ")");
+    usage_error("no record named '" + what + "' (" + hash_text(id_from_text(l.names, what)) + ")");
 }
 
 std::vector<std::size_t> chunk_of_records(const Archive& a) {
@@ -551,8 +542,7 @@ int totem_reweight(const po::variables_map& vm, const Global& g) {
     fs::path model = required(vm, "model"), out = required(vm, "out");
     std::optional<std::int32_t> only;
     if (vm.count("mesh")) {
-        const std::string m = vm["mesh"].as<std::string>();
-        only = l.names.find(name_id(m)) ? name_id(m) : parse_id(m).value_or(name_id(m));
+        only = id_from_text(l.names, vm["mesh"].as<std::string>());
     }
     ReweightOptions options;
     options.tolerance = vm["tolerance"].as<float>();

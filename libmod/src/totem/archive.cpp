@@ -234,4 +234,13 @@ std::optional<std::size_t> find_record(const Archive& a, std::int32_t name_id) {
     return std::nullopt;
 }
 
+std::optional<std::size_t> find_record_by_text(const Archive& a, const NameTable& names, std::string_view text) {
+    if (text.size() > 1 && text[0] == '#') {
+        const auto index = parse_id(text.substr(1));
+        if (!index || *index < 0 || std::size_t(*index) >= a.records.size()) return std::nullopt;
+        return std::size_t(*index);
+    }
+    return find_record(a, id_from_text(names, text));
+}
+
 }  // namespace mod::totem

@@ -31,6 +31,12 @@ std::optional<std::int32_t> parse_id(std::string_view text) noexcept {
     return v;
 }
 
+std::int32_t id_from_text(const NameTable& names, std::string_view text) {
+    const std::int32_t id = name_id(text);
+    if (names.find(id)) return id;
+    return parse_id(text).value_or(id);
+}
+
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }

@@ -12,6 +12,7 @@
 // GameCube files are big-endian, PS2 and PC little-endian; nothing else differs.
 
 #include "libmod/core/bytes.hpp"
+#include "libmod/totem/names.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -94,5 +95,10 @@ std::vector<std::string> archive_notes(const Archive& archive);
 
 // The index of the record whose name ID is `name_id` (first match), if any.
 std::optional<std::size_t> find_record(const Archive& archive, std::int32_t name_id);
+
+// The record a text names: "#index" (parse_id after the '#'; nullopt when out of range), else
+// the first record whose name ID is id_from_text(names, text) (a name, "0xHASH" or a signed
+// decimal ID). nullopt when there is none.
+std::optional<std::size_t> find_record_by_text(const Archive& archive, const NameTable& names, std::string_view text);
 
 }  // namespace mod::totem

@@ -72,4 +72,9 @@ private:
     std::vector<std::string> findings_;
 };
 
+// The ID a name-or-ID text stands for: name_id(text) when the table lists that name, else the
+// ID parse_id reads ("0x1A2B3C4D" or signed decimal), else name_id(text) (a name the table
+// does not list). How every command and manifest operation names types, records and meshes.
+std::int32_t id_from_text(const NameTable& names, std::string_view text);
+
 }  // namespace mod::totem
