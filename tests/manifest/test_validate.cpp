@@ -67,9 +67,9 @@ BOOST_AUTO_TEST_CASE(a_misspelt_enum_value_is_located_and_corrected) {
     const auto d = problems(text);
     BOOST_REQUIRE_EQUAL(d.size(), 1u);
     BOOST_TEST(d[0].line == 7u);
-    BOOST_TEST(d[0].column == 83u);
+    BOOST_TEST(d[0].column == 82u);
     BOOST_TEST(d[0].where == "edits[1].mode");
-    BOOST_TEST(d[0].text() == "mod.json:7:83: edits[1].mode: \"constrianed\" is not one of reindex, constrained, fork, "
+    BOOST_TEST(d[0].text() == "mod.json:7:82: edits[1].mode: \"constrianed\" is not one of reindex, constrained, fork, "
                               "shared (did you mean \"constrained\"?)");
 }
 
@@ -86,16 +86,16 @@ BOOST_AUTO_TEST_CASE(every_problem_is_reported_in_one_run) {
     const auto d = problems(text);
     const std::string s = all(d);
     BOOST_TEST_INFO(s);
-    BOOST_TEST(s.find("mod.json:2:14: modkit: this modkit reads manifest version 1, not 2") != std::string::npos);
-    BOOST_TEST(s.find("mod.json:2:25: name: must not be empty") != std::string::npos);
-    BOOST_TEST(s.find("mod.json:2:37: game: \"pokemon-stadum\" is not one of pokemon-stadium, thps-shred, totemtech "
+    BOOST_TEST(s.find("mod.json:2:13: modkit: this modkit reads manifest version 1, not 2") != std::string::npos);
+    BOOST_TEST(s.find("mod.json:2:24: name: must not be empty") != std::string::npos);
+    BOOST_TEST(s.find("mod.json:2:36: game: \"pokemon-stadum\" is not one of pokemon-stadium, thps-shred, totemtech "
                       "(did you mean \"pokemon-stadium\"?)") != std::string::npos);
-    BOOST_TEST(s.find("mod.json:3:42: inputs.rom.sha: unknown field \"sha\" (did you mean \"sha1\"?)") != std::string::npos);
-    BOOST_TEST(s.find("mod.json:6:13: edits[0].op: unknown operation \"palette.sett\" (did you mean \"palette.set\"?)") !=
+    BOOST_TEST(s.find("mod.json:3:41: inputs.rom.sha: unknown field \"sha\" (did you mean \"sha1\"?)") != std::string::npos);
+    BOOST_TEST(s.find("mod.json:6:13: edits[0].op: unknown operation \"palette.sett\" (did you mean \"palette.set\"?); operations: ") !=
                std::string::npos);
-    BOOST_TEST(s.find("mod.json:7:39: edits[1].model: expected an integer, got \"1\"") != std::string::npos);
-    BOOST_TEST(s.find("mod.json:7:69: edits[1].hue: must be at most 360, got 720") != std::string::npos);
-    BOOST_TEST(s.find("mod.json:7:75: edits[1].colour: unknown field \"colour\"") != std::string::npos);
+    BOOST_TEST(s.find("mod.json:7:37: edits[1].model: expected an integer, got \"1\"") != std::string::npos);
+    BOOST_TEST(s.find("mod.json:7:63: edits[1].hue: must be at most 360, got 720") != std::string::npos);
+    BOOST_TEST(s.find("mod.json:7:68: edits[1].colour: unknown field \"colour\"") != std::string::npos);
     BOOST_TEST(d.size() == 8u);
 }
 

@@ -39,7 +39,11 @@ std::string kind_for(Game g, bool is_names) {
     return "file";
 }
 
-std::string crc_text(ByteView b) { return hex(crc32(b), 8).substr(2); }
+std::string crc_text(ByteView b) {
+    char buf[9];
+    std::snprintf(buf, sizeof buf, "%08x", crc32(b));
+    return buf;
+}
 std::string sha_text(ByteView b) { return to_hex(sha1(b)); }
 
 // Hash check; a byte-swapped N64 dump of the right ROM is recognised and accepted.

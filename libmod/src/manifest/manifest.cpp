@@ -250,4 +250,11 @@ std::vector<std::pair<std::string, std::string>> operation_names() {
 std::string manifest_schema() { return std::string(detail::manifest_schema_text()); }
 std::string report_schema() { return std::string(detail::report_schema_text()); }
 
+std::vector<std::string> check_report(const std::string& report_json) {
+    rapidjson::Document d;
+    d.Parse(report_json.data(), report_json.size());
+    if (d.HasParseError()) return {"the report is not valid JSON"};
+    return detail::validate_report_schema(d);
+}
+
 }  // namespace mod::manifest

@@ -30,6 +30,12 @@ struct Product {
     Bytes bytes;
 };
 
+std::string crc_hex(ByteView b) {
+    char buf[9];
+    std::snprintf(buf, sizeof buf, "%08x", crc32(b));
+    return buf;
+}
+
 Value str(Allocator& a, const std::string& s) { return Value(s.c_str(), rapidjson::SizeType(s.size()), a); }
 
 Bytes finish(const FileState& f) {
@@ -171,7 +177,7 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             .AddMember("input", str(a, p.input), a);
         if (!p.format.empty()) o.AddMember("format", str(a, p.format), a);
         o.AddMember("size", std::uint64_t(p.bytes.size()), a).AddMember("sha1", str(a, to_hex(sha1(p.bytes))), a)
-            .AddMember("crc32", str(a, hex(crc32(p.bytes), 8).substr(2)), a);
+            .AddMember("crc32", str(a, crc_hex(p.bytes)), a);
         if (p.role == "patch") o.AddMember("verified", true, a);
         outs.PushBack(o, a);
         result.written.push_back({p.path, p.role, p.bytes.size(), to_hex(sha1(p.bytes))});

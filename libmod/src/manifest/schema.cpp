@@ -319,7 +319,18 @@ public:
                    description.rfind("Failed to validate against additional properties schema", 0) == 0 ||
                    description.rfind("Failed to validate against exactly one child schema", 0) == 0 ||
                    description.rfind("Failed to validate against any schemas allowed by anyOf", 0) == 0) {
-            // cascades of a deeper failure, which is reported itself
+            // cascades of a deeper failure, which is reported itself; valijson reports a failed
+            // propertyNames only this way, so names are checked here
+            const std::string prefix = "Failed to validate against schema associated with property name '";
+            if (description.rfind(prefix, 0) == 0) {
+                const std::string name = description.substr(prefix.size(), description.rfind('\'') - prefix.size());
+                const std::string child = pointer_join(pointer, name);
+                const Located c = locate(w_, src_.doc(), child);
+                if (c.instance->IsObject() && c.schema && c.schema->IsObject() && c.schema->HasMember("propertyNames"))
+                    property_names(child, *c.instance, c.schema);
+            }
+        } else if (description.rfind("Failed to validate against child schema", 0) == 0) {
+            // an allOf branch (the edit's op): its own failures are reported
         } else if (inst.IsObject() && node && node->HasMember("propertyNames")) {
             property_names(pointer, inst, node);
         } else if (pointer.rfind("/inputs/", 0) == 0 && inst.IsObject()) {

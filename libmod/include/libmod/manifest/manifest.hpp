@@ -76,5 +76,7 @@ std::vector<std::pair<std::string, std::string>> operation_names();
 // The embedded schemas (what `modkit manifest schema` prints).
 std::string manifest_schema();
 std::string report_schema();
+// Problems the report schema finds in a report (JSON text); empty when it conforms.
+std::vector<std::string> check_report(const std::string& report_json);
 
 }  // namespace mod::manifest
