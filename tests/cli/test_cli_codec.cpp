@@ -3,7 +3,7 @@
 
 #include "test_support.hpp"
 
-#include <rapidjson/document.h>
+#include "libmod/core/rapidjson.hpp"
 
 using modtest::run_cli;
 

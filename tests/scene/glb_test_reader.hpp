@@ -6,7 +6,7 @@
 #include "libmod/core/bytes.hpp"
 
 #include <boost/test/unit_test.hpp>
-#include <rapidjson/document.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <cstring>
 #include <string>

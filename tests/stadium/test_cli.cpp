@@ -4,7 +4,7 @@
 #include "libmod/core/file.hpp"
 #include "libmod/n64/rom.hpp"
 
-#include <rapidjson/document.h>
+#include "libmod/core/rapidjson.hpp"
 
 namespace fs = std::filesystem;
 using modtest::run_cli;

@@ -5,7 +5,7 @@
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/extract.hpp"
 
-#include <rapidjson/document.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <fstream>
 

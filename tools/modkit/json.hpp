@@ -2,8 +2,7 @@
 // Minimal JSON emission for --json output: a thin wrapper over RapidJSON's PrettyWriter
 // writing to stdout, so every command produces a well-formed document.
 
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <cstdint>
 #include <string>

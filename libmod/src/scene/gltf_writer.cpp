@@ -4,8 +4,7 @@
 #include "libmod/core/error.hpp"
 #include "libmod/image/png.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -6,9 +6,7 @@
 #include "libmod/stadium/fragment.hpp"
 #include "libmod/stadium/model_walk.hpp"
 
-#include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <cstdio>
 

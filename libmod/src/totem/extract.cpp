@@ -2,9 +2,7 @@
 
 #include "libmod/totem/object.hpp"
 
-#include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <algorithm>
 #include <set>
