@@ -6,6 +6,7 @@
 #include "libmod/core/file.hpp"
 #include "libmod/shred/edit.hpp"
 #include "libmod/shred/pak.hpp"
+#include "libmod/shred/pak_extract.hpp"
 #include "libmod/shred/preprocess.hpp"
 #include "libmod/shred/quartet.hpp"
 #include "libmod/shred/scan.hpp"
@@ -221,11 +222,17 @@ int pak_extract(const std::vector<std::string>& args, const Global& g) {
     if (args.size() != 2) usage_error("usage: modkit shred pak extract PAK DIR");
     fs::path in = args[0], dir = args[1];
     auto pak = sh::read_pak(mod::read_file(in), in.string());
+    // Every entry gets a file of its own (a repeated name included) and index.json maps the
+    // files back to the entries, so an unedited extract -> repack gives the PAK back.
+    const auto files = sh::pak_extract_files(pak);
+    fs::create_directories(dir);
     for (std::size_t i = 0; i < pak.entries.size(); ++i) {
-        fs::path out = dir / safe_relative(pak.entries[i].name);
+        fs::path out = dir / files[i];
         fs::create_directories(out.parent_path());
         mod::write_file_atomic(out, pak.data(i), std::span<const fs::path>(&in, 1));
     }
+    mod::write_file_atomic(dir / sh::pak_index_file_name, sh::pak_extract_index_json(pak, files),
+                           std::span<const fs::path>(&in, 1));
     if (g.json) {
         Json j;
         j.begin_object().field("extracted", std::uint64_t(pak.entries.size())).field("dir", dir.string()).end_object();
@@ -235,14 +242,36 @@ int pak_extract(const std::vector<std::string>& args, const Global& g) {
     return 0;
 }
 
+// The file of each entry in an extraction folder: as DIR/index.json says, or by name for a
+// folder extracted before there was an index.
+std::vector<std::string> extracted_files(const sh::Pak& pak, const fs::path& dir) {
+    const fs::path index = dir / sh::pak_index_file_name;
+    std::error_code ec;
+    if (fs::exists(index, ec)) {
+        const auto bytes = mod::read_file(index);
+        try {
+            return sh::read_pak_extract_index(
+                std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), pak, index.string());
+        } catch (const mod::Error& e) {
+            // Without an index, a PAK entry of that name was extracted there.
+            if (!(e.kind() == mod::ErrorKind::format && e.path() == "index" && pak.find(sh::pak_index_file_name)))
+                throw;
+        }
+    }
+    std::vector<std::string> files;
+    for (const auto& e : pak.entries) files.push_back(safe_relative(e.name));
+    return files;
+}
+
 int pak_repack(const std::vector<std::string>& args, const Global& g) {
     if (args.size() != 3) usage_error("usage: modkit shred pak repack ORIGINAL.pak DIR OUT.pak");
     fs::path in = args[0], dir = args[1], out = args[2];
     auto pak = sh::read_pak(mod::read_file(in), in.string());
+    const auto files = extracted_files(pak, dir);
     std::vector<std::optional<mod::Bytes>> repl(pak.entries.size());
     std::size_t changed = 0;
     for (std::size_t i = 0; i < pak.entries.size(); ++i) {
-        fs::path f = dir / safe_relative(pak.entries[i].name);
+        fs::path f = dir / files[i];
         if (!fs::exists(f)) continue;
         auto data = mod::read_file(f);
         auto old = pak.data(i);
@@ -250,7 +279,8 @@ int pak_repack(const std::vector<std::string>& args, const Global& g) {
         repl[i] = std::move(data);
     }
     auto bytes = sh::repack_pak(pak, repl);
-    mod::write_file_atomic(out, bytes, std::span<const fs::path>(&in, 1));
+    const fs::path inputs[] = {in, dir};  // every file of the extraction folder is an input
+    mod::write_file_atomic(out, bytes, inputs);
     if (g.json) {
         Json j;
         j.begin_object().field("entries", std::uint64_t(pak.entries.size())).field("changed", std::uint64_t(changed))
