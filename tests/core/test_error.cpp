@@ -24,6 +24,32 @@ BOOST_AUTO_TEST_CASE(containers_can_add_context_afterwards) {
     BOOST_TEST(e.file() == "rom.z64");
 }
 
+BOOST_AUTO_TEST_CASE(control_bytes_from_input_files_are_escaped) {
+    // A name read from a file that holds a newline and an escape sequence cannot split the
+    // one-line message or drive the terminal.
+    Error e(ErrorKind::format, std::string("entry 'a\nmodkit: fine\x1b[2J' is bad\x7f"), "dir/x\ry.pak", 3,
+            std::string("pak.entry[1]\t"));
+    const std::string what = e.what();
+    BOOST_TEST(what == "dir/x\\x0Dy.pak: offset 0x3: pak.entry[1]\\x09: entry 'a\\x0Amodkit: fine\\x1B[2J' is bad\\x7F");
+    BOOST_TEST(what.find('\n') == std::string::npos);
+    // The parts themselves stay as given; UTF-8 passes through.
+    BOOST_TEST(e.message().find('\n') != std::string::npos);
+    BOOST_TEST(escape_controls("Pok\xC3\xA9mon\x01") == "Pok\xC3\xA9mon\\x01");
+}
+
+BOOST_AUTO_TEST_CASE(offsets_can_be_rebased_or_say_their_buffer) {
+    Error e(ErrorKind::format, "bad", "rom.z64", 0x19C8, "archive[3]");
+    e.rebase_offset(0x920000);
+    BOOST_TEST(e.offset() == 0x9219C8u);
+    BOOST_TEST(std::string(e.what()) == "rom.z64: offset 0x9219C8: archive[3]: bad");
+    Error d(ErrorKind::format, "bad", "rom.z64", 0x40, "archive[3].fragment");
+    d.set_offset_buffer("the data decompressed from archive[3]");
+    BOOST_TEST(std::string(d.what()) == "rom.z64: offset 0x40 in the data decompressed from archive[3]: archive[3].fragment: bad");
+    Error none(ErrorKind::io, "gone", "f");
+    none.rebase_offset(5).set_offset_buffer("x");
+    BOOST_TEST(std::string(none.what()) == "f: gone");
+}
+
 BOOST_AUTO_TEST_CASE(exit_codes_follow_the_cli_contract) {
     BOOST_TEST(exit_code(ErrorKind::usage) == 1);
     BOOST_TEST(exit_code(ErrorKind::format) == 2);

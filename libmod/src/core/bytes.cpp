@@ -39,6 +39,12 @@ ByteReader ByteReader::with_endian(Endian endian) const {
     return r;
 }
 
+ByteReader ByteReader::with_base(std::uint64_t base) const {
+    ByteReader r = *this;
+    r.base_ = base;
+    return r;
+}
+
 void ByteReader::seek(std::size_t pos) {
     if (pos > data_.size())
         fail_at(pos, "seek to " + hex(absolute(pos)) + " past the end of a " +

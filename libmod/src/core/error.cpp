@@ -51,12 +51,63 @@ Error& Error::prefix_path(std::string_view parent) {
     return *this;
 }
 
+Error& Error::rebase_offset(std::uint64_t delta) {
+    if (has_offset()) {
+        offset_ += delta;
+        rebuild();
+    }
+    return *this;
+}
+
+Error& Error::set_offset_buffer(std::string_view buffer) {
+    offset_buffer_ = buffer;
+    rebuild();
+    return *this;
+}
+
+namespace {
+// Control bytes (C0, DEL) become \xNN; everything else, UTF-8 included, is kept.
+void append_escaped(std::string& out, std::string_view text) {
+    static const char digits[] = "0123456789ABCDEF";
+    for (char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7F) {
+            out += "\\x";
+            out += digits[u >> 4];
+            out += digits[u & 15];
+        } else {
+            out += c;
+        }
+    }
+}
+}  // namespace
+
+std::string escape_controls(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    append_escaped(out, text);
+    return out;
+}
+
 void Error::rebuild() {
     what_.clear();
-    if (!file_.empty()) what_ += file_ + ": ";
-    if (has_offset()) what_ += "offset " + hex(offset_) + ": ";
-    if (!path_.empty()) what_ += path_ + ": ";
-    what_ += message_;
+    if (!file_.empty()) {
+        append_escaped(what_, file_);
+        what_ += ": ";
+    }
+    if (has_offset()) {
+        what_ += "offset " + hex(offset_);
+        if (!offset_buffer_.empty()) {
+            what_ += " in ";
+            append_escaped(what_, offset_buffer_);
+        }
+        what_ += ": ";
+    }
+    if (!path_.empty()) {
+        append_escaped(what_, path_);
+        what_ += ": ";
+    }
+    append_escaped(what_, message_);
 }
 
 std::string join_path(std::string_view parent, std::string_view child) {

@@ -38,6 +38,9 @@ public:
     // The same range with another structure path or endianness.
     ByteReader with_path(std::string_view path) const;
     ByteReader with_endian(Endian endian) const;
+    // The same range, reporting offsets as if it started at `base` in the top-level buffer
+    // (for a copy of bytes that came from offset `base` of a file).
+    ByteReader with_base(std::uint64_t base) const;
 
     std::size_t size() const noexcept { return data_.size(); }
     std::size_t tell() const noexcept { return pos_; }

@@ -43,13 +43,22 @@ public:
     bool has_offset() const noexcept { return offset_ != no_offset; }
     const std::string& path() const noexcept { return path_; }
 
-    // One line: "file: 0x1A2B: archive[12].fragment.reloc[40]: message" (absent parts omitted).
+    // One line: "file: offset 0x1A2B: archive[12].fragment.reloc[40]: message" (absent parts
+    // omitted). Control bytes that came from input files (in names, paths, messages) are
+    // escaped as \xNN, so a hostile name cannot forge or split the line.
     const char* what() const noexcept override { return what_.c_str(); }
 
     // Fill in the file name when the thrower did not know it (e.g. a codec fed from memory).
     Error& set_file_if_empty(std::string_view file);
     // Prefix the structure path, for containers that decode a child from memory.
     Error& prefix_path(std::string_view parent);
+    // For a child decoded from a copy of its bytes: add where the copy starts in the parent,
+    // so the offset becomes a file offset again (no-op without an offset).
+    Error& rebase_offset(std::uint64_t delta);
+    // Say which buffer the offset is relative to when it is not the file, e.g. "the data
+    // decompressed from archive[3]": what() then reads "offset 0x1A in <buffer>".
+    Error& set_offset_buffer(std::string_view buffer);
+    const std::string& offset_buffer() const noexcept { return offset_buffer_; }
 
 private:
     void rebuild();
@@ -59,8 +68,13 @@ private:
     std::string file_;
     std::uint64_t offset_;
     std::string path_;
+    std::string offset_buffer_;  // empty: the offset is in the file
     std::string what_;
 };
+
+// `text` with control bytes (C0 and DEL) written as \xNN: for names and text taken from input
+// files before they go into a message or a terminal line.
+std::string escape_controls(std::string_view text);
 
 // Joins a structure path: join_path("archive[3]", "fragment") == "archive[3].fragment",
 // join_path("archive", "[3]") == "archive[3]", join_path("", "x") == "x".
