@@ -145,4 +145,30 @@ BOOST_AUTO_TEST_CASE(errors_have_exit_codes) {
     BOOST_TEST(r.exit_code == 3);  // refuses to overwrite its input
 }
 
+BOOST_AUTO_TEST_CASE(the_tlut_is_an_input_and_the_palette_never_lands_on_the_texels) {
+    // Issue 22: `decode … OUT --tlut OUT` replaced the TLUT with the PNG (exit 0), and
+    // `encode … OUT --palette-out OUT` wrote the TLUT and then the texels over it.
+    modtest::TempDir dir;
+    const Bytes texels = random_bytes(7, 64), tlut = random_bytes(8, 32);
+    write_file_atomic(dir / "t.ci4", texels);
+    write_file_atomic(dir / "pal.bin", tlut);
+    auto r = modtest::run_cli({"texture", "decode", (dir / "t.ci4").string(), (dir / "pal.bin").string(), "--format",
+                               "ci4", "--width", "16", "--height", "8", "--tlut", (dir / "pal.bin").string()});
+    BOOST_TEST(r.exit_code == 3, r.err);
+    BOOST_TEST(r.err.find("same file as the input") != std::string::npos, r.err);
+    BOOST_TEST(read_file(dir / "pal.bin") == tlut);
+    r = modtest::run_cli({"texture", "decode", (dir / "t.ci4").string(), (dir / "t.png").string(), "--format", "ci4",
+                          "--width", "16", "--height", "8", "--tlut", (dir / "pal.bin").string()});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    r = modtest::run_cli({"texture", "encode", (dir / "t.png").string(), (dir / "o.ci4").string(), "--format", "ci4",
+                          "--palette-out", (dir / "o.ci4").string()});
+    BOOST_TEST(r.exit_code == 3, r.err);
+    BOOST_TEST(r.err.find("two outputs of one command are the same file") != std::string::npos, r.err);
+    BOOST_TEST(!std::filesystem::exists(dir / "o.ci4"));
+    r = modtest::run_cli({"texture", "encode", (dir / "t.png").string(), (dir / "o.ci4").string(), "--format", "ci4",
+                          "--palette-out", (dir / "o.pal").string()});
+    BOOST_TEST(r.exit_code == 0, r.err);
+    BOOST_TEST(read_file(dir / "o.ci4") == texels);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -307,6 +307,13 @@ BOOST_AUTO_TEST_CASE(cli_export_and_replace) {
                           (dir / "map.txt").string(), "--units", "metres", "--axis", "x,y,z"});
     BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
     BOOST_TEST(r.out.find("before") != std::string::npos);
+    // The bone map is an input too (issue 22: it was replaced by the PAK, exit 0).
+    const mod::Bytes map = modtest::read(dir / "map.txt");
+    auto over = modtest::run_cli({"shred", "replace", pak.string(), "skater01", "1",
+                                  modtest::corpus("fbx/huesitos.fbx").string(), (dir / "map.txt").string(), "--bone-map",
+                                  (dir / "map.txt").string(), "--units", "metres", "--axis", "x,y,z"});
+    BOOST_TEST(over.exit_code == 3, over.err);
+    BOOST_TEST((modtest::read(dir / "map.txt") == map));
     BOOST_TEST(r.out.find("after") != std::string::npos);
     // Unmapped bones: exit code 2 (format) with the bone list on one line.
     r = modtest::run_cli({"shred", "replace", pak.string(), "skater01", "1",

@@ -95,6 +95,7 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
     auto import = import_options(vm);
 
     std::vector<fs::path> inputs{pak_path, source};
+    if (vm.count("bone-map")) inputs.emplace_back(vm["bone-map"].as<std::string>());
     mod::ensure_distinct_output(out, inputs);
     sh::Pak pak = sh::read_pak(mod::read_file(pak_path), pak_path.string());
     sc::Scene scene = sc::import_file(source, import);

@@ -106,7 +106,9 @@ int texture_decode(const po::variables_map& vm, const Global& g) {
         if (vm.count("intensity-alpha")) o.i_alpha = mod::n64::IntensityAlpha::intensity;
         png = mod::image::write_png(mod::image::RgbaImage{w, h, mod::n64::decode_rgba(format, texels, w, h, o)});
     }
-    mod::write_file_atomic(out, png, std::span<const fs::path>(&in, 1));
+    std::vector<fs::path> inputs = {in};
+    if (vm.count("tlut")) inputs.emplace_back(vm["tlut"].as<std::string>());  // read as well
+    mod::write_file_atomic(out, png, inputs);
     if (pad != 0)
         warn("the unused low nibble after the last texel is " + std::to_string(pad) +
              "; a PNG cannot hold it (re-encode with --pad " + std::to_string(pad) + " for identical bytes)");
@@ -237,6 +239,9 @@ int texture_encode(const po::variables_map& vm, const Global& g) {
         texels = mod::n64::encode_indices(format, indices, w, h, static_cast<std::uint8_t>(pad));
         if (vm.count("palette-out")) {
             fs::path pout = vm["palette-out"].as<std::string>();
+            const fs::path outputs[] = {out, pout};  // the TLUT must not land on the texels
+            mod::ensure_distinct_outputs(outputs);
+            mod::ensure_distinct_output(out, inputs);
             mod::n64::Tlut t{tf, palette};
             mod::write_file_atomic(pout, mod::n64::encode_tlut(t), inputs);
         } else if (mode != "reindexed") {

@@ -228,9 +228,15 @@ int totem_repack(const po::variables_map& vm, const Global& g) {
     }
     RepackReport report;
     Archive packed = repack(l.archive, std::move(items), &report);
-    std::vector<fs::path> inputs = {l.data_path, l.names_path};
-    mod::write_file_atomic(out, encode_archive(packed), inputs);
+    // Every file of the extraction folder is an input; the name table never lands on the archive.
+    std::vector<fs::path> inputs = {l.data_path, l.names_path, dir};
     fs::path names_out = vm.count("names-out") ? fs::path(vm["names-out"].as<std::string>()) : fs::path();
+    if (!names_out.empty()) {
+        const fs::path outputs[] = {out, names_out};
+        mod::ensure_distinct_outputs(outputs);
+        mod::ensure_distinct_output(names_out, inputs);
+    }
+    mod::write_file_atomic(out, encode_archive(packed), inputs);
     if (!names_out.empty()) mod::write_file_atomic(names_out, l.names.encode(), inputs);
     else if (new_names) warn(std::to_string(new_names) + " new names are not in any name table: pass --names-out");
     if (report.chunk_size_grew())
