@@ -154,6 +154,8 @@ int stadium_extract(const po::variables_map& vm, const Global& g) {
 
 int stadium_repack(const po::variables_map& vm, const Global& g) {
     fs::path in = required(vm, "rom"), dir = required(vm, "dir"), out = required(vm, "out");
+    const fs::path inputs[] = {in, dir};  // every file of the extraction folder is an input
+    mod::ensure_distinct_output(out, inputs);  // before the work, not only before the write
     auto rom = load_rom(in);
     auto archive = read_archive(rom);
     auto replacements = read_extracted(archive, dir);
@@ -170,7 +172,7 @@ int stadium_repack(const po::variables_map& vm, const Global& g) {
     apply_archive(rom, result);
     const auto order = rom.order;
     auto image = take_image(std::move(rom));
-    mod::write_file_atomic(out, image, std::span<const fs::path>(&in, 1));
+    mod::write_file_atomic(out, image, inputs);
     std::size_t moved = 0;
     for (const auto& e : result.entries) moved += e.moved;
     if (g.json) {

@@ -91,6 +91,19 @@ std::string get_str(const rapidjson::Value& v, const char* key, const fs::path& 
     return v[key].GetString();
 }
 
+// A changed entry must read back as the reader reads the original: an entry that decodes to a
+// FRAGMENT must still be one (parse_fragment, what list, export and the model commands run on
+// it), or the ROM written would be refused by modkit itself. Checked before anything is written.
+void check_replacement(const Archive& a, std::size_t i, const Bytes& content, const fs::path& file) {
+    if (!decode_entry(a, i).is_fragment) return;
+    try {
+        parse_fragment(ByteReader(content, Endian::big, file.string(), index_path("archive", i) + ".fragment"));
+    } catch (const Error& e) {
+        throw Error(e.kind(), "entry " + std::to_string(i) + " was a FRAGMENT and its file is not one, so nothing was written: " +
+                                  e.message(), file.string(), e.offset(), e.path());
+    }
+}
+
 }  // namespace
 
 ExtractSummary extract_archive(const StadiumRom& rom, const Archive& a, const fs::path& dir, unsigned threads) {
@@ -202,8 +215,10 @@ std::vector<Replacement> read_extracted(const Archive& a, const fs::path& dir) {
         if (name.find("..") != std::string::npos || name.empty() || name.front() == '/')
             bad_index(index_file, where + ".file: must be a relative path inside the folder");
         Bytes content = read_file(dir / name, 64u << 20);
-        if (sha1_hex(content) != get_str(e, "content_sha1", index_file, where))
+        if (sha1_hex(content) != get_str(e, "content_sha1", index_file, where)) {
+            check_replacement(a, i, content, dir / name);
             out.push_back({i, std::move(content)});
+        }
     }
     return out;
 }

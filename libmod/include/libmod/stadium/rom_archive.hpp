@@ -54,7 +54,9 @@ ExtractSummary extract_archive(const StadiumRom& rom, const Archive& archive, co
 
 // Reads DIR back: checks index.json describes this archive (same count, descriptors and
 // original blob hashes; conflict error otherwise) and returns a replacement for every entry
-// whose file no longer matches its recorded hash.
+// whose file no longer matches its recorded hash. A changed file of an entry that decoded to a
+// FRAGMENT must parse as one (the error, kind as parse_fragment's, names the file, the entry
+// index `archive[i].fragment…` and says nothing was written).
 std::vector<Replacement> read_extracted(const Archive& archive, const std::filesystem::path& dir);
 
 // ---- self-test ----------------------------------------------------------------------------
