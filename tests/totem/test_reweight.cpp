@@ -151,4 +151,19 @@ BOOST_AUTO_TEST_CASE(non_finite_positions_and_tolerance_match_nothing_they_shoul
     BOOST_TEST((report.unmatched == std::vector<std::uint32_t>{3}));
 }
 
+BOOST_AUTO_TEST_CASE(a_tolerance_finer_than_the_grid_floor_still_matches_exact_positions) {
+    // Issue 22: with a tolerance of 1e-30 the grid cell is 1e-12, so a position of 3 is cell
+    // 3e12 and the cell hash multiplied it into a signed overflow (undefined behaviour: the
+    // ASan+UBSan build stops here on the old code; a plain build happened to work).
+    const Mesh mesh = fixture_mesh();
+    std::vector<WeightSourceVertex> source;
+    for (const auto& p : mesh.positions) source.push_back(src(p[0].value(), p[1].value(), p[2].value(), {{"BONE_A", 0.5f}}));
+    ReweightOptions fine;
+    fine.tolerance = 1e-30f;
+    ReweightReport report;
+    reweight_skin(fixture_skin(), name_id("MESH_A"), mesh, source, fine, &report);
+    BOOST_TEST(report.matched == mesh.positions.size());
+    BOOST_TEST(report.unmatched.empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

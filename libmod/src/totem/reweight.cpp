@@ -54,7 +54,10 @@ private:
     using Key = std::array<std::int64_t, 3>;
     struct KeyHash {
         std::size_t operator()(const Key& k) const noexcept {
-            return std::hash<std::int64_t>()(k[0] * 73856093 ^ k[1] * 19349663 ^ k[2] * 83492791);
+            // Unsigned: cells reach +-4e18 (a tolerance of 1e-30 gives cells of 1e-12), whose
+            // products with these primes overflowed a signed multiply (undefined behaviour).
+            const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+            return std::hash<std::uint64_t>()(u(k[0]) * 73856093u ^ u(k[1]) * 19349663u ^ u(k[2]) * 83492791u);
         }
     };
     Key key(const std::array<float, 3>& p) const {
