@@ -219,7 +219,8 @@ BOOST_AUTO_TEST_CASE(unlit_vertex_colours_and_wrap_notes_reach_the_glb) {
     BOOST_TEST(sampler["wrapS"].GetUint() == gl_mirrored_repeat);
     BOOST_TEST(sampler["wrapT"].GetUint() == gl_mirrored_repeat);
     // textures.json carries the note too.
-    const auto json = mod::read_file(dir / "textures.json");
+    BOOST_TEST(e.texture_dir == dir / "u_textures");
+    const auto json = mod::read_file(dir / "u_textures" / "textures.json");
     BOOST_TEST(std::string(json.begin(), json.end()).find("\"wrap_note\": \"s: mirrors every 16") != std::string::npos);
 }
 

@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(texture_export_and_textures_commands) {
     r = modtest::run_cli({"stadium", "export", rom, "0", (dir / "m.gltf").string()});
     BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
     BOOST_TEST(std::filesystem::exists(dir / "m.gltf"));
-    BOOST_TEST(std::filesystem::exists(dir / "textures.json"));
+    BOOST_TEST(std::filesystem::exists(dir / "m_textures" / "textures.json"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

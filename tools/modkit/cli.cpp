@@ -1,5 +1,9 @@
 #include "cli.hpp"
 
+#include "libmod/core/folder.hpp"
+
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -17,7 +21,7 @@ void add_global_options(po::options_description& options) {
         ("help,h", "show this help")
         ("json", "machine-readable output (one JSON document on stdout)")
         ("quiet,q", "no progress on stderr")
-        ("threads,j", po::value<unsigned>()->default_value(0), "worker threads (0 = all cores)");
+        ("threads,j", number<unsigned>()->default_value(0), "worker threads (0 = all cores)");
 }
 
 void print_group_help(const Group& group) {
@@ -50,7 +54,13 @@ int run_subcommand(const Group& group, const Subcommand& sub, const std::vector<
     global.json = vm.count("json") > 0;
     global.quiet = vm.count("quiet") > 0;
     global.threads = vm["threads"].as<unsigned>();
-    return sub.run(vm, global);
+    try {
+        return sub.run(vm, global);
+    } catch (const std::filesystem::filesystem_error& e) {
+        // A file-system failure the command did not turn into a mod::Error itself is still an
+        // I/O error naming its path (exit 4), never an "internal error".
+        throw mod::io_error(e);
+    }
 }
 }  // namespace
 
@@ -91,6 +101,102 @@ std::vector<std::string> required_list(const po::variables_map& vm, const std::s
 
 void usage_error(const std::string& message) { throw mod::Error(mod::ErrorKind::usage, message); }
 
-void warn(const std::string& message) { std::fprintf(stderr, "modkit: warning: %s\n", message.c_str()); }
+void warn(const std::string& message) {
+    std::fprintf(stderr, "modkit: warning: %s\n", mod::escape_controls(message).c_str());
+}
+
+void report_failure(const std::string& message) {
+    std::fprintf(stderr, "modkit: %s\n", mod::escape_controls(message).c_str());
+}
+
+// ---- numbers ---------------------------------------------------------------------------------
+
+namespace detail {
+
+namespace {
+std::string digits_problem(std::string_view text, std::uint64_t& out, std::uint64_t max, int base) {
+    if (text.empty()) return "is not a number (no digits)";
+    std::uint64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
+    if (ec == std::errc::result_out_of_range) return "is out of range (at most " + std::to_string(max) + ")";
+    if (ec != std::errc() || end != text.data() + text.size())
+        return base == 16 ? "is not a hexadecimal number" : "is not a whole number";
+    if (v > max) return "is out of range (at most " + std::to_string(max) + ")";
+    out = v;
+    return {};
+}
+}  // namespace
+
+std::string parse_number(std::string_view text, std::uint64_t& out, std::uint64_t max) {
+    // from_chars itself refuses signs and spaces; a leading "0x" selects hex.
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        return digits_problem(text.substr(2), out, max, 16);
+    return digits_problem(text, out, max, 10);
+}
+
+std::string parse_number(std::string_view text, std::int64_t& out, std::int64_t min, std::int64_t max) {
+    const bool negative = !text.empty() && text[0] == '-';
+    std::uint64_t magnitude = 0;
+    const std::uint64_t limit = negative ? std::uint64_t(0) - std::uint64_t(min) : std::uint64_t(max);
+    std::string why = digits_problem(negative ? text.substr(1) : text, magnitude, limit, 10);
+    if (!why.empty()) {
+        if (why.starts_with("is out of range"))
+            return "is out of range (" + std::to_string(min) + " to " + std::to_string(max) + ")";
+        return why;
+    }
+    out = negative ? std::int64_t(std::uint64_t(0) - magnitude) : std::int64_t(magnitude);
+    return {};
+}
+
+std::string parse_number(std::string_view text, double& out, bool as_float) {
+    // Decimal notation only: from_chars(general) accepts "nan" and "inf", refused below.
+    double v = 0;
+    std::string_view digits = text;
+    if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);  // "+1.5" is a fine number
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, std::chars_format::general);
+    if (digits.empty() || ec == std::errc::invalid_argument || end != digits.data() + digits.size())
+        return "is not a number";
+    if (ec == std::errc::result_out_of_range || !std::isfinite(v) ||
+        (as_float && !std::isfinite(static_cast<float>(v))))
+        return "is not a finite number";
+    out = v;
+    return {};
+}
+
+void bad_option_value(const std::string& token, const std::string& why) {
+    // The token goes into the text itself: Boost fills in the option's name afterwards but not
+    // always the value.
+    throw po::error_with_option_name("the argument '" + token + "' for option '%canonical_option%' " + why);
+}
+
+}  // namespace detail
+
+std::uint64_t parse_uint(std::string_view text, std::uint64_t max, const std::string& what) {
+    std::uint64_t v = 0;
+    std::string why = detail::parse_number(text, v, max);
+    if (!why.empty()) usage_error(what + ": '" + std::string(text) + "' " + why);
+    return v;
+}
+
+std::int64_t parse_int(std::string_view text, std::int64_t min, std::int64_t max, const std::string& what) {
+    std::int64_t v = 0;
+    std::string why = detail::parse_number(text, v, min, max);
+    if (!why.empty()) usage_error(what + ": '" + std::string(text) + "' " + why);
+    return v;
+}
+
+std::uint64_t parse_hex(std::string_view text, std::uint64_t max, const std::string& what) {
+    std::uint64_t v = 0;
+    std::string why = detail::digits_problem(text, v, max, 16);
+    if (!why.empty()) usage_error(what + ": '" + std::string(text) + "' " + why);
+    return v;
+}
+
+double parse_finite(std::string_view text, const std::string& what, bool as_float) {
+    double v = 0;
+    std::string why = detail::parse_number(text, v, as_float);
+    if (!why.empty()) usage_error(what + ": '" + std::string(text) + "' " + why);
+    return v;
+}
 
 }  // namespace modkit

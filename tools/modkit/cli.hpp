@@ -13,10 +13,14 @@
 #include "libmod/core/error.hpp"
 
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <limits>
 #include <map>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace modkit {
@@ -64,5 +68,85 @@ std::vector<std::string> required_list(const po::variables_map& vm, const std::s
 [[noreturn]] void usage_error(const std::string& message);
 // Warnings go to stderr as "modkit: warning: …".
 void warn(const std::string& message);
+// A failure a reporting command found (and also shows in its report) goes to stderr as
+// "modkit: …", so a script reading only stderr and the exit code learns why.
+void report_failure(const std::string& message);
+
+// ---- numbers on the command line ---------------------------------------------------------------
+// Parsed in full and range-checked, never wrapped or truncated: "4294967297" is not slot 1,
+// "5abc" is not 5, "-1" is not 4294967295, "nan" and "inf" are not numbers. Failures are usage
+// errors naming `what` and the text.
+//
+// A whole number: decimal digits, or 0x/0X followed by hex digits; no sign, no spaces; <= max.
+std::uint64_t parse_uint(std::string_view text, std::uint64_t max, const std::string& what);
+// A signed whole number in [min, max] (decimal, optional leading '-').
+std::int64_t parse_int(std::string_view text, std::int64_t min, std::int64_t max, const std::string& what);
+// Hex digits only (no prefix), e.g. colours and RGBA5551 words; <= max.
+std::uint64_t parse_hex(std::string_view text, std::uint64_t max, const std::string& what);
+// A finite decimal number; with `as_float`, also finite once rounded to float.
+double parse_finite(std::string_view text, const std::string& what, bool as_float = false);
+
+namespace detail {
+// Empty string when `text` is a valid T (stored in `out`), else why not.
+std::string parse_number(std::string_view text, std::uint64_t& out, std::uint64_t max);
+std::string parse_number(std::string_view text, std::int64_t& out, std::int64_t min, std::int64_t max);
+std::string parse_number(std::string_view text, double& out, bool as_float);
+[[noreturn]] void bad_option_value(const std::string& token, const std::string& why);
+
+template <class T>
+T strict_parse(const std::string& token) {
+    std::string why;
+    if constexpr (std::is_floating_point_v<T>) {
+        double v = 0;
+        why = parse_number(token, v, std::is_same_v<T, float>);
+        if (why.empty()) return static_cast<T>(v);
+    } else if constexpr (std::is_unsigned_v<T>) {
+        std::uint64_t v = 0;
+        why = parse_number(token, v, std::numeric_limits<T>::max());
+        if (why.empty()) return static_cast<T>(v);
+    } else {
+        std::int64_t v = 0;
+        why = parse_number(token, v, std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
+        if (why.empty()) return static_cast<T>(v);
+    }
+    bad_option_value(token, why);
+}
+
+// po::typed_value whose text is parsed by strict_parse instead of boost::lexical_cast (which
+// wraps "-1" into an unsigned and accepts "nan").
+template <class T>
+class StrictNumber : public po::typed_value<T> {
+public:
+    StrictNumber() : po::typed_value<T>(nullptr) {}
+    void xparse(boost::any& store, const std::vector<std::string>& tokens) const override {
+        po::validators::check_first_occurrence(store);
+        store = boost::any(strict_parse<T>(po::validators::get_single_string(tokens)));
+    }
+};
+
+template <class T>
+class StrictNumberList : public po::typed_value<std::vector<T>> {
+public:
+    StrictNumberList() : po::typed_value<std::vector<T>>(nullptr) {}
+    void xparse(boost::any& store, const std::vector<std::string>& tokens) const override {
+        if (store.empty()) store = boost::any(std::vector<T>());
+        auto* list = boost::any_cast<std::vector<T>>(&store);
+        for (const auto& token : tokens) list->push_back(strict_parse<T>(token));
+    }
+};
+}  // namespace detail
+
+// Drop-in replacements for po::value<T>() with T an arithmetic type: number<unsigned>(),
+// number<double>()->default_value(1.0), number_list<std::size_t>()->multitoken().
+template <class T>
+po::typed_value<T>* number() {
+    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+    return new detail::StrictNumber<T>();
+}
+template <class T>
+po::typed_value<std::vector<T>>* number_list() {
+    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+    return new detail::StrictNumberList<T>();
+}
 
 }  // namespace modkit

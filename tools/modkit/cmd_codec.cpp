@@ -25,7 +25,7 @@ void declare_in_out_mode(po::options_description& o, po::positional_options_desc
 }
 
 void declare_max(po::options_description& o) {
-    o.add_options()("max-size", po::value<std::uint64_t>()->default_value(mod::yay0::default_max_decoded),
+    o.add_options()("max-size", number<std::uint64_t>()->default_value(mod::yay0::default_max_decoded),
                     "refuse streams declaring more decompressed bytes than this");
 }
 

@@ -6,6 +6,7 @@
 #include "libmod/codec/szp.hpp"
 #include "libmod/codec/yay0.hpp"
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/sample/payload.hpp"
 
 #include <chrono>
@@ -131,7 +132,7 @@ void demo_totem(const fs::path& dir, const fs::path& samples, Checks& checks) {
 
 int run_demo(const po::variables_map& vm, const Global&) {
     fs::path dir = vm.count("dir") ? fs::path(vm["dir"].as<std::string>()) : fs::path("modkit-demo");
-    fs::create_directories(dir);
+    mod::create_folder(dir);
     Checks checks;
     demo_codecs(dir, checks);
     section("Writing the synthetic sample games");

@@ -147,7 +147,8 @@ void info_bps(const mod::Bytes& patch, const fs::path& path, const Global& g) {
 }
 
 void info_zpatch(const mod::Bytes& patch, const fs::path& path, const Global& g) {
-    const auto h = mod::zpatch::read_header(mod::ByteReader(patch, mod::Endian::little, path.string(), "zpatch"));
+    // Header and frame structure: a damaged frame is a format error (exit 2), not a report.
+    const auto h = mod::zpatch::inspect(mod::ByteReader(patch, mod::Endian::little, path.string(), "zpatch"));
     if (g.json) {
         Json j;
         j.begin_object()
@@ -188,7 +189,7 @@ const Registrar patch_group({"patch", "distributable patches: BPS (small files) 
          o.add_options()("source", po::value<std::string>(), "original file")(
              "target", po::value<std::string>(), "modified file")("out", po::value<std::string>(), "patch to write")(
              "format", po::value<std::string>(), "bps or zpatch")(
-             "level", po::value<int>()->default_value(mod::zpatch::default_level), "zstd level (zpatch)")(
+             "level", number<int>()->default_value(mod::zpatch::default_level), "zstd level (zpatch)")(
              "metadata", po::value<std::string>(), "text stored in the BPS header");
          p.add("source", 1).add("target", 1).add("out", 1);
      },
@@ -198,7 +199,7 @@ const Registrar patch_group({"patch", "distributable patches: BPS (small files) 
      [](auto& o, auto& p) {
          o.add_options()("patch", po::value<std::string>(), "patch file (.bps or .zpatch)")(
              "source", po::value<std::string>(), "original file")("out", po::value<std::string>(), "result to write")(
-             "max-size", po::value<std::uint64_t>()->default_value(mod::zpatch::default_max_target),
+             "max-size", number<std::uint64_t>()->default_value(mod::zpatch::default_max_target),
              "refuse patches declaring a larger result")(
              "ignore-source-crc", "BPS only: apply even when the source CRC differs (the result CRC is still checked)");
          p.add("patch", 1).add("source", 1).add("out", 1);

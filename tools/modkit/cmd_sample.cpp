@@ -4,6 +4,7 @@
 #include "json.hpp"
 
 // Forge headers (one per game) go here.
+#include "libmod/core/folder.hpp"
 #include "libmod/sample/shred.hpp"
 #include "libmod/sample/stadium.hpp"
 #include "libmod/sample/totem.hpp"
@@ -37,12 +38,12 @@ const std::vector<Forge>& forges() {
 int run_sample(const po::variables_map& vm, const Global& g) {
     fs::path dir = required(vm, "dir");
     std::string only = vm.count("game") ? vm["game"].as<std::string>() : "";
-    fs::create_directories(dir);
+    mod::create_folder(dir);
     std::vector<std::pair<std::string, fs::path>> written;
     for (const auto& forge : forges()) {
         if (!only.empty() && only != forge.game) continue;
         fs::path sub = dir / forge.game;
-        fs::create_directories(sub);
+        mod::create_folder(sub);
         for (auto& p : forge.write(sub)) written.emplace_back(forge.game, p);
     }
     if (!only.empty() && written.empty()) usage_error("no sample forge named '" + only + "'");

@@ -4,6 +4,7 @@
 #include "json.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/shred/edit.hpp"
 #include "libmod/shred/pak.hpp"
 #include "libmod/shred/pak_extract.hpp"
@@ -33,7 +34,7 @@ void declare_file(po::options_description& o, po::positional_options_description
 }
 
 void declare_bones(po::options_description& o) {
-    o.add_options()("bones", po::value<std::uint32_t>(), "validate palettes against a skeleton of N bones");
+    o.add_options()("bones", number<std::uint32_t>(), "validate palettes against a skeleton of N bones");
 }
 
 std::string influence_text(const std::array<std::uint32_t, 5>& h) {
@@ -88,7 +89,10 @@ int run_scan(const po::variables_map& vm, const Global& g) {
     auto data = mod::read_file(in);
     auto meshes = sh::scan(data, in.string(), scan_options(vm));
     std::size_t invalid = 0;
-    for (const auto& m : meshes) invalid += !m.error.empty();
+    for (const auto& m : meshes) {
+        invalid += !m.error.empty();
+        if (!m.error.empty()) report_failure(m.error);
+    }
     if (g.json) {
         Json j;
         j.begin_object().field("file", in.string()).field("meshes_found", std::uint64_t(meshes.size()))
@@ -225,10 +229,10 @@ int pak_extract(const std::vector<std::string>& args, const Global& g) {
     // Every entry gets a file of its own (a repeated name included) and index.json maps the
     // files back to the entries, so an unedited extract -> repack gives the PAK back.
     const auto files = sh::pak_extract_files(pak);
-    fs::create_directories(dir);
+    mod::create_folder(dir);
     for (std::size_t i = 0; i < pak.entries.size(); ++i) {
         fs::path out = dir / files[i];
-        fs::create_directories(out.parent_path());
+        mod::create_folder(out.parent_path());
         mod::write_file_atomic(out, pak.data(i), std::span<const fs::path>(&in, 1));
     }
     mod::write_file_atomic(dir / sh::pak_index_file_name, sh::pak_extract_index_json(pak, files),
@@ -318,6 +322,7 @@ int run_show(const po::variables_map& vm, const Global& g) {
             s.model = sh::read_quartet(sh::quartet_files(pak, q), in.string() + ":" + q.base);
         } catch (const mod::Error& e) {
             s.error = e.what();
+            report_failure("quartet '" + q.base + "' does not fit: " + s.error);
             ++bad;
         }
         shown.push_back(std::move(s));

@@ -38,14 +38,7 @@ sc::ImportOptions import_options(const po::variables_map& vm) {
 }
 
 std::size_t mesh_index(const std::string& text, const std::string& key) {
-    try {
-        std::size_t used = 0;
-        unsigned long v = std::stoul(text, &used, 0);
-        if (used != text.size()) throw std::invalid_argument(text);
-        return v;
-    } catch (const std::exception&) {
-        usage_error(key + " must be a mesh index (0, 1, ...), not '" + text + "'");
-    }
+    return parse_uint(text, std::numeric_limits<std::size_t>::max(), key + " must be a mesh index (0, 1, ...)");
 }
 
 template <class A>
@@ -69,14 +62,14 @@ void declare_replace(po::options_description& o, po::positional_options_descript
         ("source", po::value<std::string>(), "FBX, glTF/GLB, DAE... with a skinned mesh")
         ("out", po::value<std::string>(), "output PAK")
         ("bone-map", po::value<std::string>(), "text file of 'source = target' bone names")
-        ("scale", po::value<float>()->default_value(1.0f), "uniform scale applied after the unit conversion")
+        ("scale", number<float>()->default_value(1.0f), "uniform scale applied after the unit conversion")
         ("axis", po::value<std::string>()->default_value("identity"),
          "axis conversion: three signed source axes (x,z,-y) or identity, zup-to-yup, yup-to-zup")
         ("units", po::value<std::string>()->default_value("file"), "file (keep the file's unit) or metres")
         ("second-uv", po::value<std::string>()->default_value("copy"), "when the source has one UV set: copy or zero")
-        ("source-mesh", po::value<std::size_t>(), "use only this mesh of the source (default: all, merged)")
+        ("source-mesh", number<std::size_t>(), "use only this mesh of the source (default: all, merged)")
         ("no-weld", po::bool_switch(), "do not weld identical vertices before preprocessing")
-        ("weld-tolerance", po::value<float>()->default_value(1e-5f),
+        ("weld-tolerance", number<float>()->default_value(1e-5f),
          "normals/tangents/UVs closer than this weld (0: identical bits only)")
         ("rule", po::value<std::string>()->default_value("weight-desc"), "preprocessor ordering rule");
     p.add("pak", 1).add("quartet", 1).add("mesh", 1).add("source", 1).add("out", 1);

@@ -39,7 +39,8 @@ EntrySummary summarise(const Archive& a, std::size_t i) {
     try {
         s.fragment = parse_fragment(mod::ByteReader(s.decoded.content, mod::Endian::big, a.file, path));
         s.model = walk_model(*s.fragment, path);
-    } catch (const mod::Error& e) {
+    } catch (mod::Error& e) {
+        locate_entry_error(e, a, i, s.decoded);
         s.problem = e.what();
     }
     return s;

@@ -26,7 +26,7 @@ namespace img = mod::image;
 
 void declare_rom_model(po::options_description& o, po::positional_options_description& p) {
     o.add_options()("rom", po::value<std::string>(), "ROM image (z64, v64 or n64 byte order)")(
-        "model", po::value<std::size_t>(), "model archive entry index (0-based)");
+        "model", number<std::size_t>(), "model archive entry index (0-based)");
     p.add("rom", 1).add("model", 1);
 }
 
@@ -43,11 +43,8 @@ std::vector<unsigned> parse_slots(const po::variables_map& vm, const std::string
         std::string item;
         while (std::getline(ss, item, ',')) {
             if (item.empty()) continue;
-            try {
-                out.push_back(static_cast<unsigned>(std::stoul(item)));
-            } catch (const std::logic_error&) {
-                usage_error("--" + name + " expects slot numbers like 0,5,7; got '" + arg + "'");
-            }
+            out.push_back(static_cast<unsigned>(
+                parse_uint(item, std::numeric_limits<unsigned>::max(), "--" + name + " expects slot numbers like 0,5,7")));
         }
     }
     return out;
@@ -55,12 +52,7 @@ std::vector<unsigned> parse_slots(const po::variables_map& vm, const std::string
 
 img::Rgba8 parse_colour(const std::string& s) {
     if (s.size() != 6 && s.size() != 8) usage_error("colours are RRGGBB or RRGGBBAA in hex, got '" + s + "'");
-    unsigned long v = 0;
-    try {
-        v = std::stoul(s, nullptr, 16);
-    } catch (const std::logic_error&) {
-        usage_error("colours are RRGGBB or RRGGBBAA in hex, got '" + s + "'");
-    }
+    std::uint64_t v = parse_hex(s, 0xFFFFFFFFu, "colours are RRGGBB or RRGGBBAA in hex");
     if (s.size() == 6) v = (v << 8) | 0xFF;
     return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
             static_cast<std::uint8_t>(v)};
@@ -242,12 +234,8 @@ int stadium_palette(const po::variables_map& vm, const Global& g) {
         for (const auto& a : vm["set"].as<std::vector<std::string>>()) {
             const auto eq = a.find('=');
             if (eq == std::string::npos) usage_error("--set expects SLOT=RRGGBB[AA], got '" + a + "'");
-            unsigned slot = 0;
-            try {
-                slot = static_cast<unsigned>(std::stoul(a.substr(0, eq)));
-            } catch (const std::logic_error&) {
-                usage_error("--set expects SLOT=RRGGBB[AA], got '" + a + "'");
-            }
+            const auto slot = static_cast<unsigned>(parse_uint(a.substr(0, eq), std::numeric_limits<unsigned>::max(),
+                                                               "--set expects SLOT=RRGGBB[AA]; the slot"));
             req.push_back({slot, parse_colour(a.substr(eq + 1))});
         }
         reports.push_back(set_palette_slots(s.model, image, pals[0], req, locked));
@@ -343,14 +331,16 @@ int stadium_export(const po::variables_map& vm, const Global& g) {
     for (const auto& w : e.warnings) warn(w);
     if (g.json) {
         Json j;
-        j.begin_object().field("out", e.file.string()).field("bones", std::uint64_t(s.model.bones.size()))
+        j.begin_object().field("out", e.file.string()).field("textures_dir", e.texture_dir.string())
+            .field("bones", std::uint64_t(s.model.bones.size()))
             .field("triangles", std::uint64_t(s.model.triangles.size()))
             .field("embedded_textures", std::uint64_t(e.embedded_textures)).key("wrap_notes").begin_array();
         for (const auto& n : e.wrap_notes) j.value(n);
         j.end_array().end_object();
     } else {
-        std::printf("exported entry %zu (%zu bones, %zu triangles, %zu textures embedded) to %s\n", s.index,
-                    s.model.bones.size(), s.model.triangles.size(), e.embedded_textures, e.file.c_str());
+        std::printf("exported entry %zu (%zu bones, %zu triangles, %zu textures embedded) to %s, PNGs in %s\n", s.index,
+                    s.model.bones.size(), s.model.triangles.size(), e.embedded_textures, e.file.c_str(),
+                    e.texture_dir.c_str());
         for (const auto& n : e.wrap_notes) std::printf("  glTF wrap approximated: %s\n", n.c_str());
     }
     return 0;
@@ -374,7 +364,7 @@ int stadium_textures(const po::variables_map& vm, const Global& g) {
 
 void declare_edit(po::options_description& o, po::positional_options_description& p) {
     o.add_options()("action", po::value<std::string>(), "action")("rom", po::value<std::string>(), "ROM image")(
-        "model", po::value<std::size_t>(), "model archive entry index")("out", po::value<std::string>(),
+        "model", number<std::size_t>(), "model archive entry index")("out", po::value<std::string>(),
                                                                          "output ROM (input's byte order)")(
         "lock", po::value<std::vector<std::string>>()->multitoken(), "palette slots that must not change (e.g. 0,5)");
     p.add("action", 1).add("rom", 1).add("model", 1).add("out", 1);
@@ -394,11 +384,11 @@ const Registrar stadium_model_group({"stadium", "Pokémon Stadium model archive,
      "recolour a model palette in place (RGBA5551 rounding reported), writing a complete ROM",
      [](auto& o, auto& p) {
          declare_edit(o, p);
-         o.add_options()("palette", po::value<std::vector<std::size_t>>()->multitoken(), "palette index (hsv: repeat --palette for several)")(
+         o.add_options()("palette", number_list<std::size_t>()->multitoken(), "palette index (hsv: repeat --palette for several)")(
              "set", po::value<std::vector<std::string>>()->multitoken(), "SLOT=RRGGBB[AA] (hex)")(
-             "hue", po::value<double>()->default_value(0.0), "degrees added to the hue")(
-             "saturation", po::value<double>()->default_value(1.0), "saturation factor")(
-             "value", po::value<double>()->default_value(1.0), "value factor")(
+             "hue", number<double>()->default_value(0.0), "degrees added to the hue")(
+             "saturation", number<double>()->default_value(1.0), "saturation factor")(
+             "value", number<double>()->default_value(1.0), "value factor")(
              "slots", po::value<std::vector<std::string>>()->multitoken(), "slots to shift (default all)");
      },
      stadium_palette},
@@ -407,14 +397,14 @@ const Registrar stadium_model_group({"stadium", "Pokémon Stadium model archive,
      "replace a texture from a PNG (CI: quantisation modes), writing a complete ROM",
      [](auto& o, auto& p) {
          declare_edit(o, p);
-         o.add_options()("texture", po::value<std::vector<std::size_t>>()->multitoken(), "texture index (several for shared)")(
+         o.add_options()("texture", number_list<std::size_t>()->multitoken(), "texture index (several for shared)")(
              "png", po::value<std::vector<std::string>>()->multitoken(), "PNG image (one per texture)")(
              "mode", po::value<std::string>()->default_value("reindex"), "CI: reindex, constrained, fork, shared")(
              "format", po::value<std::string>(), "new texel format (with --resize)")(
              "resize", "allow another size or format (rewrites the descriptor and load words)");
      },
      stadium_texture},
-    {"export", "ROM MODEL OUT.glb|OUT.gltf|DIR", "export the model (bind pose, skinning) plus its textures as PNG",
+    {"export", "ROM MODEL OUT.glb|OUT.gltf|DIR", "export the model (bind pose, skinning); its textures as PNG go to OUT_textures/ (or DIR)",
      declare_out, stadium_export},
     {"textures", "ROM MODEL DIR", "write every texture and palette as PNG with textures.json", declare_out,
      stadium_textures},

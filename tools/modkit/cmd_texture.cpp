@@ -49,13 +49,13 @@ mod::n64::Tlut read_tlut(const fs::path& path, std::uint64_t offset, std::option
 void declare_decode(po::options_description& o, po::positional_options_description& p) {
     o.add_options()("in", po::value<std::string>(), "texel data file")("out", po::value<std::string>(), "PNG to write")
         ("format", po::value<std::string>(), "rgba16, rgba32, ci4, ci8, ia4, ia8, ia16, i4, i8")
-        ("width", po::value<std::uint32_t>(), "texels per row")("height", po::value<std::uint32_t>(), "rows")
-        ("offset", po::value<std::uint64_t>()->default_value(0), "byte offset of the texels in IN")
+        ("width", number<std::uint32_t>(), "texels per row")("height", number<std::uint32_t>(), "rows")
+        ("offset", number<std::uint64_t>()->default_value(0), "byte offset of the texels in IN")
         ("tlut", po::value<std::string>(), "TLUT file (CI formats)")
-        ("tlut-offset", po::value<std::uint64_t>()->default_value(0), "byte offset of the TLUT")
-        ("tlut-count", po::value<unsigned>(), "TLUT entries (default: all the file holds, at most 256)")
+        ("tlut-offset", number<std::uint64_t>()->default_value(0), "byte offset of the TLUT")
+        ("tlut-count", number<unsigned>(), "TLUT entries (default: all the file holds, at most 256)")
         ("tlut-format", po::value<std::string>()->default_value("rgba5551"), "rgba5551 or ia16")
-        ("bank", po::value<unsigned>()->default_value(0), "CI4 palette bank (entries 16*bank..16*bank+15)")
+        ("bank", number<unsigned>()->default_value(0), "CI4 palette bank (entries 16*bank..16*bank+15)")
         ("intensity-alpha", "I4/I8 texels show their intensity as alpha (as the RDP does) instead of opaque");
     p.add("in", 1).add("out", 1);
 }
@@ -131,11 +131,11 @@ void declare_encode(po::options_description& o, po::positional_options_descripti
         ("palette-out", po::value<std::string>(), "CI: write the TLUT here (big-endian u16 entries)")
         ("palette-in", po::value<std::string>(), "CI: map onto this existing TLUT instead of making one (reindex)")
         ("tlut-format", po::value<std::string>()->default_value("rgba5551"), "rgba5551 or ia16")
-        ("colours", po::value<unsigned>(), "CI: palette entries to produce (default 16 for ci4, 256 for ci8)")
+        ("colours", number<unsigned>(), "CI: palette entries to produce (default 16 for ci4, 256 for ci8)")
         ("lock", po::value<std::vector<std::string>>()->multitoken(),
          "CI: fixed entries SLOT=RGBA5551 (hex, e.g. 0=0000 3=F801) the quantiser may use but not change")
         ("quantise", "CI: always quantise, even when the PNG's palette already fits")
-        ("pad", po::value<unsigned>()->default_value(0), "4-bit formats: the low nibble after an odd texel count");
+        ("pad", number<unsigned>()->default_value(0), "4-bit formats: the low nibble after an odd texel count");
     p.add("in", 1).add("out", 1);
 }
 
@@ -144,17 +144,12 @@ std::vector<mod::image::LockedSlot> parse_locks(const po::variables_map& vm) {
     if (!vm.count("lock")) return out;
     for (const auto& s : vm["lock"].as<std::vector<std::string>>()) {
         auto eq = s.find('=');
-        try {
-            if (eq == std::string::npos) throw std::invalid_argument(s);
-            mod::image::LockedSlot l;
-            l.index = static_cast<unsigned>(std::stoul(s.substr(0, eq)));
-            unsigned long v = std::stoul(s.substr(eq + 1), nullptr, 16);
-            if (v > 0xFFFF) throw std::out_of_range(s);
-            l.colour = static_cast<std::uint16_t>(v);
-            out.push_back(l);
-        } catch (const std::logic_error&) {
-            usage_error("--lock expects SLOT=RGBA5551 in hex, got '" + s + "'");
-        }
+        if (eq == std::string::npos) usage_error("--lock expects SLOT=RGBA5551 in hex, got '" + s + "'");
+        mod::image::LockedSlot l;
+        l.index = static_cast<unsigned>(
+            parse_uint(s.substr(0, eq), std::numeric_limits<unsigned>::max(), "--lock expects SLOT=RGBA5551; the slot"));
+        l.colour = static_cast<std::uint16_t>(parse_hex(s.substr(eq + 1), 0xFFFF, "--lock expects SLOT=RGBA5551; the colour"));
+        out.push_back(l);
     }
     return out;
 }
@@ -282,13 +277,9 @@ std::vector<unsigned> parse_slot_list(const po::variables_map& vm, const char* n
         while (start <= item.size()) {
             std::size_t comma = item.find(',', start);
             std::string part = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            if (!part.empty()) {
-                try {
-                    out.push_back(static_cast<unsigned>(std::stoul(part)));
-                } catch (const std::logic_error&) {
-                    usage_error(std::string("--") + name + " expects slot numbers, got '" + part + "'");
-                }
-            }
+            if (!part.empty())
+                out.push_back(static_cast<unsigned>(
+                    parse_uint(part, std::numeric_limits<unsigned>::max(), std::string("--") + name + " expects slot numbers")));
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
@@ -300,14 +291,7 @@ std::vector<unsigned> parse_slot_list(const po::variables_map& vm, const char* n
 mod::image::Rgba8 parse_colour(std::string text) {
     if (!text.empty() && text[0] == '#') text.erase(0, 1);
     if (text.size() != 6 && text.size() != 8) usage_error("colour '" + text + "' is not RRGGBB or RRGGBBAA");
-    unsigned long v = 0;
-    try {
-        std::size_t used = 0;
-        v = std::stoul(text, &used, 16);
-        if (used != text.size()) throw std::invalid_argument(text);
-    } catch (const std::logic_error&) {
-        usage_error("colour '" + text + "' is not hexadecimal");
-    }
+    std::uint64_t v = parse_hex(text, 0xFFFFFFFFu, "colours are RRGGBB or RRGGBBAA in hex");
     if (text.size() == 6) v = (v << 8) | 0xFF;
     return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
             static_cast<std::uint8_t>(v)};
@@ -351,12 +335,8 @@ int palette_set(const po::variables_map& vm, const Global& g) {
     for (const auto& s : vm["set"].as<std::vector<std::string>>()) {
         auto eq = s.find('=');
         if (eq == std::string::npos) usage_error("--set expects SLOT=RRGGBB[AA], got '" + s + "'");
-        unsigned slot = 0;
-        try {
-            slot = static_cast<unsigned>(std::stoul(s.substr(0, eq)));
-        } catch (const std::logic_error&) {
-            usage_error("--set expects SLOT=RRGGBB[AA], got '" + s + "'");
-        }
+        const auto slot = static_cast<unsigned>(
+            parse_uint(s.substr(0, eq), std::numeric_limits<unsigned>::max(), "--set expects SLOT=RRGGBB[AA]; the slot"));
         requests.push_back({slot, parse_colour(s.substr(eq + 1))});
     }
     auto locked = parse_slot_list(vm, "lock");
@@ -396,9 +376,9 @@ const Registrar texture_group({"texture", "N64 texel data <-> PNG (all RDP textu
      "shift hue/saturation/value of TLUT slots (all by default), locked slots untouched",
      [](auto& o, auto& p) {
          declare_palette_io(o, p);
-         o.add_options()("hue", po::value<double>()->default_value(0.0), "degrees added to the hue")
-             ("saturation", po::value<double>()->default_value(1.0), "saturation factor")
-             ("value", po::value<double>()->default_value(1.0), "value factor")
+         o.add_options()("hue", number<double>()->default_value(0.0), "degrees added to the hue")
+             ("saturation", number<double>()->default_value(1.0), "saturation factor")
+             ("value", number<double>()->default_value(1.0), "value factor")
              ("slots", po::value<std::vector<std::string>>()->multitoken(), "slots to shift (e.g. 1,2,7)");
      },
      palette_hsv},

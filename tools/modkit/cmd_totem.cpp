@@ -4,6 +4,7 @@
 #include "json.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/core/hash.hpp"
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/extract.hpp"
@@ -180,12 +181,14 @@ int totem_extract(const po::variables_map& vm, const Global& g) {
     std::string only = vm.count("type") ? vm["type"].as<std::string>() : "";
     auto entries = plan_extract(l.archive, l.names);
     std::vector<fs::path> inputs = {l.data_path, l.names_path};
+    // Created up front: an archive without records still extracts to a folder with its index.
+    mod::create_folder(out);
     std::size_t written = 0;
     for (const auto& e : entries) {
         const Record& r = l.archive.records[e.index];
         if (!only.empty() && type_of(l, r) != only) continue;
         fs::path p = out / fs::path(e.file);
-        fs::create_directories(p.parent_path());
+        mod::create_folder(p.parent_path());
         mod::write_file_atomic(p, r.payload, inputs);
         ++written;
     }
@@ -462,8 +465,14 @@ int totem_verify(const po::variables_map& vm, const Global& g) {
     auto verdicts = verify_archive(l.reader(), l.archive, g.threads);
     const bool archive_exact = encode_archive(l.archive) == l.data;
     std::size_t bad = archive_exact ? 0 : 1, mismatches = 0;
+    if (!archive_exact) report_failure(l.data_path.string() + ": the archive does not re-encode to the same bytes");
     for (const auto& v : verdicts) {
         if (!v.decoded || !v.round_trip) ++bad;
+        const std::string record = "record " + std::to_string(v.index) + " '" +
+                                   l.names.display(l.archive.records[v.index].name_id) + "'";
+        if (!v.decoded) report_failure(v.error + " (" + record + ")");
+        else if (!v.round_trip)
+            report_failure(l.data_path.string() + ": " + record + ": decodes but does not re-encode to the same bytes");
         for (const auto& f : v.findings) mismatches += f.level == Finding::Level::mismatch;
     }
     if (g.json) {
@@ -656,7 +665,7 @@ const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS,
                         ("model", po::value<std::string>(), "FBX/glTF/GLB with the new weights")
                         ("out", po::value<std::string>(), "output archive")
                         ("mesh", po::value<std::string>(), "only this MESH target")
-                        ("tolerance", po::value<float>()->default_value(1e-4f), "position match distance");
+                        ("tolerance", number<float>()->default_value(1e-4f), "position match distance");
          p.add("skin", 1).add("model", 1).add("out", 1);
      },
      totem_reweight},

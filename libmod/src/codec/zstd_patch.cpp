@@ -126,6 +126,31 @@ Bytes create(ByteView source, ByteView target, const CreateOptions& options) {
     return out;
 }
 
+namespace {
+// The checks on the frame that need no source (see inspect).
+void check_frame(const ByteReader& patch, const Header& h) {
+    const ByteView frame = patch.data().subspan(header_size);
+    auto fail_frame = [&](const std::string& message) { patch.fail_at_path(header_size, ".frame", message); };
+    const unsigned long long declared = ZSTD_getFrameContentSize(frame.data(), frame.size());
+    if (declared == ZSTD_CONTENTSIZE_ERROR || declared == ZSTD_CONTENTSIZE_UNKNOWN)
+        fail_frame("not a zstd frame with a content size");
+    if (declared != h.target_size)
+        fail_frame("the frame decodes to " + std::to_string(declared) + " bytes, the header says " +
+                   std::to_string(h.target_size));
+    const std::size_t frame_extent = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
+    if (ZSTD_isError(frame_extent) || frame_extent != frame.size())
+        fail_frame(ZSTD_isError(frame_extent) ? std::string("damaged zstd frame: ") + ZSTD_getErrorName(frame_extent)
+                                              : "bytes after the zstd frame");
+}
+}  // namespace
+
+Header inspect(const ByteReader& patch_in) {
+    const ByteReader patch = patch_in.with_endian(Endian::little);
+    const Header h = read_header(patch);
+    check_frame(patch, h);
+    return h;
+}
+
 Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& options, Header* header_out) {
     const ByteReader patch = patch_in.with_endian(Endian::little);
     const Header h = read_header(patch);
@@ -147,18 +172,9 @@ Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& opt
     if (h.window_log > options.max_window_log)
         patch.fail_at_path(0x48, ".header", "window log " + std::to_string(h.window_log) + " exceeds the limit of " +
                                                 std::to_string(options.max_window_log), ErrorKind::limit);
+    check_frame(patch, h);
     const ByteView frame = patch.data().subspan(header_size);
     auto fail_frame = [&](const std::string& message) { patch.fail_at_path(header_size, ".frame", message); };
-    const unsigned long long declared = ZSTD_getFrameContentSize(frame.data(), frame.size());
-    if (declared == ZSTD_CONTENTSIZE_ERROR || declared == ZSTD_CONTENTSIZE_UNKNOWN)
-        fail_frame("not a zstd frame with a content size");
-    if (declared != h.target_size)
-        fail_frame("the frame decodes to " + std::to_string(declared) + " bytes, the header says " +
-                   std::to_string(h.target_size));
-    const std::size_t frame_extent = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
-    if (ZSTD_isError(frame_extent) || frame_extent != frame.size())
-        fail_frame(ZSTD_isError(frame_extent) ? std::string("damaged zstd frame: ") + ZSTD_getErrorName(frame_extent)
-                                              : "bytes after the zstd frame");
     std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx());
     if (!dctx) throw Error(ErrorKind::limit, "cannot allocate a zstd decompression context");
     check_zstd(ZSTD_DCtx_refPrefix(dctx.get(), source.data(), source.size()), "zstd prefix");

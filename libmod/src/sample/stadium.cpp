@@ -2,6 +2,7 @@
 
 #include "libmod/codec/szp.hpp"
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/core/parallel.hpp"
 #include "libmod/sample/payload.hpp"
 #include "libmod/stadium/archive.hpp"
@@ -232,7 +233,7 @@ Bytes stadium_rom() {
 }
 
 std::vector<std::filesystem::path> write_stadium_sample(const std::filesystem::path& dir) {
-    std::filesystem::create_directories(dir);
+    create_folder(dir);
     const auto path = dir / stadium_sample_file;
     write_file_atomic(path, stadium_rom());
     return {path};

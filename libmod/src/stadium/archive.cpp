@@ -56,6 +56,7 @@ Archive parse_archive(const ByteReader& in) {
     ByteReader r = in.with_endian(Endian::big).with_path(in.path().empty() ? "archive" : in.path());
     Archive a;
     a.file = r.file();
+    a.base = r.absolute(0);
     r.require_at(0, archive_header_size);
     a.header.flags = r.u16_at(0);
     a.header.fragment_id = r.u16_at(2);
@@ -109,7 +110,7 @@ std::vector<std::string> audit_archive(const Archive& a) {
 
 DecodedEntry decode_entry(const Archive& a, std::size_t index) {
     const std::string path = index_path("archive", index);
-    ByteReader region(a.region, Endian::big, a.file, "archive");
+    const ByteReader region = ByteReader(a.region, Endian::big, a.file, "archive").with_base(a.base);
     const Descriptor& d = a.entries.at(index);
     ByteReader blob = region.sub(d.offset, d.size, index_path("", index));
     DecodedEntry e;
@@ -126,6 +127,17 @@ DecodedEntry decode_entry(const Archive& a, std::size_t index) {
     }
     e.is_fragment = has_fragment_magic(e.content);
     return e;
+}
+
+void locate_entry_error(Error& e, const Archive& a, std::size_t index, const DecodedEntry& entry) {
+    e.set_file_if_empty(a.file);
+    if (!e.has_offset() || !e.offset_buffer().empty() || index >= a.entries.size()) return;
+    const std::uint64_t stored_at = a.base + a.entries[index].offset;
+    if (entry.szp)
+        e.set_offset_buffer("the data decompressed from " + index_path("archive", index) + " (stored at file offset " +
+                            hex(stored_at) + ")");
+    else
+        e.rebase_offset(stored_at);
 }
 
 void check_entry_limits(std::size_t index, std::uint32_t stored_size, std::uint32_t decompressed_size,

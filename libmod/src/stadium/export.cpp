@@ -1,6 +1,7 @@
 #include "libmod/stadium/export.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/image/colour.hpp"
 #include "libmod/image/png.hpp"
 #include "libmod/scene/export.hpp"
@@ -296,8 +297,22 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
     return sc;
 }
 
+namespace {
+// A folder export_textures may write into: new, empty, or holding an earlier export's index.
+void check_texture_folder(const fs::path& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec) || fs::exists(dir / "textures.json", ec)) return;
+    if (fs::directory_iterator(dir, ec) != fs::directory_iterator() || ec)
+        throw Error(ErrorKind::conflict,
+                    "the folder holds other files and no textures.json of an earlier texture export; refusing to "
+                    "write PNGs into it (choose a new or empty folder)",
+                    dir.string());
+}
+}  // namespace
+
 TextureExport export_textures(const Model& model, const fs::path& dir) {
-    fs::create_directories(dir);
+    check_texture_folder(dir);
+    create_folder(dir);
     TextureExport out;
     std::string json = "{\n  \"textures\": [";
     for (std::size_t t = 0; t < model.textures.size(); ++t) {
@@ -382,12 +397,14 @@ ModelExport export_model(const Model& model, const fs::path& out, std::span<cons
     report.file = out;
     fs::path dir;
     if (ext == ".glb" || ext == ".gltf") {
-        dir = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+        // A folder per export, so two exports side by side never overwrite each other's PNGs.
+        dir = out;
+        dir.replace_filename(out.stem().string() + "_textures");
     } else {
         dir = out;
         report.file = out / "model.glb";
     }
-    fs::create_directories(dir);
+    report.texture_dir = dir;
     report.warnings = export_textures(model, dir).warnings;
     const scene::Scene sc = model_scene(model, report.file.stem().string());
     for (std::size_t m = 0; m < sc.material_info.size(); ++m) {

@@ -90,7 +90,7 @@ Model read_archive_model(const Archive& archive, std::size_t index) {
     try {
         return read_model(parse_fragment(ByteReader(d.content, Endian::big, archive.file, path)), path);
     } catch (Error& e) {
-        e.set_file_if_empty(archive.file);
+        locate_entry_error(e, archive, index, d);
         throw;
     }
 }

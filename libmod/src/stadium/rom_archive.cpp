@@ -1,6 +1,7 @@
 #include "libmod/stadium/rom_archive.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/core/hash.hpp"
 #include "libmod/core/parallel.hpp"
 #include "libmod/stadium/fragment.hpp"
@@ -42,8 +43,9 @@ Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start, std::uint32
         throw Error(ErrorKind::format, "the image (" + hex(rom.z64.size()) + " bytes) ends before the archive at " +
                                            hex(rom_start), rom.file, rom_start, "archive");
     const std::size_t end = std::min<std::size_t>(rom.z64.size(), region_end);
-    ByteReader region(ByteView(rom.z64).subspan(rom_start, end - rom_start), Endian::big, rom.file, "archive");
-    return parse_archive(region);
+    // A sub-reader of the whole image, so errors give file offsets (z64 order).
+    const ByteReader image(rom.z64, Endian::big, rom.file);
+    return parse_archive(image.sub(rom_start, end - rom_start, "archive"));
 }
 
 Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked, std::uint32_t rom_start) {
@@ -107,7 +109,7 @@ void check_replacement(const Archive& a, std::size_t i, const Bytes& content, co
 }  // namespace
 
 ExtractSummary extract_archive(const StadiumRom& rom, const Archive& a, const fs::path& dir, unsigned threads) {
-    fs::create_directories(dir / "entries");
+    create_folder(dir / "entries");
     auto decoded = parallel_map(a.entries.size(), [&](std::size_t i) {
         try {
             return decode_entry(a, i);
@@ -253,7 +255,8 @@ VerifyReport verify_archive(const Archive& a, unsigned threads) {
                     p.crosscheck = index_path("archive", i) + ": " + std::to_string(c.missing.size()) + " pointer(s) without relocation, " +
                                    std::to_string(c.unexplained.size()) + " relocation(s) on words the walk did not reach, " +
                                    std::to_string(c.getter_problems.size()) + " getter problem(s)";
-            } catch (const Error& e) {
+            } catch (Error& e) {
+                locate_entry_error(e, a, i, p.decoded);
                 p.crosscheck = e.what();
             }
         }

@@ -55,6 +55,12 @@ bool has_magic(ByteView data) noexcept;
 // [10, 31], frame size equal to the bytes that follow. Format errors name `zpatch.header`.
 Header read_header(const ByteReader& patch);
 
+// read_header plus every check that needs no source: the zstd frame's header declares the
+// target size of the patch header and its blocks span exactly the frame (format errors name
+// `zpatch.frame`). Damage inside a compressed block can only be found by apply (zstd's content
+// checksum and the target CRC-32), which needs the source.
+Header inspect(const ByteReader& patch);
+
 // Compresses `target` against `source`. Deterministic (single-threaded zstd). Limit error
 // when the window needed (source + target) exceeds 2^31 bytes.
 Bytes create(ByteView source, ByteView target, const CreateOptions& options = {});

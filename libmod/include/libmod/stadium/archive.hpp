@@ -69,6 +69,9 @@ struct Archive {
     // between them and the tail padding, kept so unchanged bytes are copied, never rebuilt.
     Bytes region;
     std::string file;  // for messages
+    // Where `region` starts in `file` (the archive's ROM address in a z64 image): errors give
+    // file offsets, region-relative offsets plus this.
+    std::uint64_t base = 0;
 
     ByteView blob(std::size_t i) const;
     // End of the data: the largest offset + size, and at least the descriptor table's end.
@@ -100,6 +103,11 @@ struct DecodedEntry {
 };
 
 DecodedEntry decode_entry(const Archive& archive, std::size_t index);
+
+// For an error raised while reading entry `index`'s decoded content (offsets relative to
+// `content`): an entry stored as is gets file offsets back; for a PERS-SZP entry the message
+// says the offset is in the data decompressed from archive[index]. Fills in the file.
+void locate_entry_error(Error& e, const Archive& archive, std::size_t index, const DecodedEntry& entry);
 
 // One changed entry for repack_archive: the entry's new decoded content (what decode_entry
 // returns in `content`). Raw kinds are stored as given; PERS-SZP entries are re-encoded.

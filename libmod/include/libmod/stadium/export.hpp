@@ -60,18 +60,23 @@ struct TextureExport {
 };
 
 // Writes DIR/texNNN.png (RGBA; CI textures also DIR/texNNN_ci.png as an indexed PNG with the
-// palette's bank), DIR/palNNN.png (colour_count × 1) and DIR/textures.json. Creates DIR.
+// palette's bank), DIR/palNNN.png (colour_count × 1) and DIR/textures.json. Creates DIR. A DIR
+// that already holds files but no textures.json (so is not an earlier export) is refused
+// (conflict) before anything is written: unrelated files are never overwritten.
 TextureExport export_textures(const Model& model, const std::filesystem::path& dir);
 
 struct ModelExport {
     std::filesystem::path file;           // the glb / gltf written
+    std::filesystem::path texture_dir;    // where export_textures wrote the PNGs
     std::size_t embedded_textures = 0;    // materials whose texture is in the glb / gltf
     std::vector<std::string> wrap_notes;  // "material NAME: …" where a glTF sampler is approximate
     std::vector<std::string> warnings;    // scene and texture-folder warnings (textures left out)
 };
 
-// Writes the scene to OUT (.glb/.gltf) with export_textures into OUT's folder, or, when OUT is
-// a folder (no .glb/.gltf extension), OUT/model.glb plus the textures there.
+// Writes the scene to OUT (.glb/.gltf) with export_textures into a folder of its own beside it,
+// OUT's name without the extension plus "_textures" (m.glb: m_textures/), or, when OUT is a
+// folder (no .glb/.gltf extension), OUT/model.glb plus the textures in OUT. Either folder must
+// be new, empty or an earlier export (see export_textures); OUT.glb/.gltf itself is replaced.
 ModelExport export_model(const Model& model, const std::filesystem::path& out,
                          std::span<const std::filesystem::path> inputs = {});
 
