@@ -7,7 +7,13 @@
 #include "libmod/codec/yay0.hpp"
 #include "libmod/core/file.hpp"
 #include "libmod/core/folder.hpp"
+#include "libmod/sample/examples.hpp"
 #include "libmod/sample/payload.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include <chrono>
 #include <cstdio>
@@ -24,6 +30,24 @@ struct Checks {
         ok ? ++passed : ++failed;
     }
 };
+
+// Runs `modkit ARGS…` in-process and returns its exit code (errors are printed, not thrown).
+int run_code(const std::vector<std::string>& args) {
+    std::string line = "modkit";
+    for (const auto& a : args) line += " " + a;
+    std::printf("$ %s\n", line.c_str());
+    std::fflush(stdout);
+    int code = 0;
+    try {
+        code = run_group(groups().at(args.at(0)), std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const mod::Error& e) {
+        std::printf("  error: %s\n", e.what());
+        code = mod::exit_code(e.kind());
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    return code;
+}
 
 // Runs `modkit ARGS…` in-process; a failure is reported as a failed check, not thrown.
 bool run(Checks& checks, const std::vector<std::string>& args) {
@@ -130,6 +154,89 @@ void demo_totem(const fs::path& dir, const fs::path& samples, Checks& checks) {
     }
 }
 
+// The examples folder of the source tree (examples/*/expected.txt says what each must do).
+fs::path examples_source(const po::variables_map& vm) {
+    if (vm.count("examples")) return vm["examples"].as<std::string>();
+    if (const char* e = std::getenv("MODKIT_EXAMPLES")) return e;
+    return fs::path(MODKIT_SOURCE_DIR) / "examples";
+}
+
+struct Expected {
+    std::vector<std::string> manifests;
+    int exit = 0;
+};
+
+Expected read_expected(const fs::path& file) {
+    Expected e;
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string key;
+        words >> key;
+        if (key == "manifests:")
+            for (std::string m; words >> m;) e.manifests.push_back(m);
+        else if (key == "exit:")
+            words >> e.exit;
+        else if (key == "stderr:")
+            break;
+    }
+    return e;
+}
+
+// Each example on a fresh copy of the sample games: apply, check the exit code, then check
+// what it wrote: every patch applied to its original gives the output, and the outputs pass
+// the game's own verification.
+void demo_examples(const fs::path& dir, const fs::path& source, Checks& checks) {
+    section(("Edit manifests: every example in " + source.string()).c_str());
+    std::vector<fs::path> examples;
+    if (fs::is_directory(source))
+        for (const auto& e : fs::directory_iterator(source))
+            if (fs::exists(e.path() / "expected.txt")) examples.push_back(e.path());
+    std::sort(examples.begin(), examples.end());
+    checks.expect(!examples.empty(), "found the examples");
+    for (const auto& ex : examples) {
+        const fs::path work = dir / "examples" / ex.filename();
+        std::error_code ec;
+        fs::remove_all(work, ec);
+        fs::create_directories(work);
+        for (const auto& f : fs::directory_iterator(ex)) fs::copy(f.path(), work / f.path().filename(), fs::copy_options::recursive);
+        mod::sample::write_example_inputs(work);
+        const Expected exp = read_expected(work / "expected.txt");
+        std::vector<std::string> args{"apply"};
+        for (const auto& m : exp.manifests) args.push_back((work / m).string());
+        args.push_back("-q");
+        const int code = run_code(args);
+        checks.expect(code == exp.exit, ex.filename().string() + ": exit code " + std::to_string(code) + " (expected " +
+                                            std::to_string(exp.exit) + ")");
+        if (exp.exit != 0) {
+            checks.expect(!fs::exists(work / "out"), ex.filename().string() + ": nothing was written");
+            continue;
+        }
+        // Patches applied to the originals give the outputs.
+        for (const auto& f : fs::recursive_directory_iterator(work / "out")) {
+            const auto ext = f.path().extension();
+            if (ext != ".bps" && ext != ".zpatch") continue;
+            const fs::path output = f.path().parent_path() / f.path().stem();
+            fs::path original;
+            for (const auto& b : fs::recursive_directory_iterator(work / "base"))
+                if (b.path().filename() == output.filename() ||
+                    (output.extension() == ".z64" && b.path().extension() == ".z64"))
+                    original = b.path();
+            const fs::path again = work / ("patched-" + output.filename().string());
+            if (!original.empty() && run(checks, {"patch", "apply", f.path().string(), original.string(), again.string(), "-q"}))
+                checks.expect(same_file(again, output), ex.filename().string() + ": " + f.path().filename().string() +
+                                                            " applied to the original gives " + output.filename().string());
+        }
+        for (const auto& f : fs::directory_iterator(work / "out")) {
+            const auto ext = f.path().extension();
+            if (ext == ".z64") run(checks, {"stadium", "verify", f.path().string()});
+            else if (ext == ".pak") run(checks, {"shred", "conformance", f.path().string()});
+            else if (ext == ".DGC") run(checks, {"totem", "verify", f.path().string(), (work / "base/totem/SAMPLE.NGC").string()});
+        }
+    }
+}
+
 int run_demo(const po::variables_map& vm, const Global&) {
     fs::path dir = vm.count("dir") ? fs::path(vm["dir"].as<std::string>()) : fs::path("modkit-demo");
     mod::create_folder(dir);
@@ -142,13 +249,18 @@ int run_demo(const po::variables_map& vm, const Global&) {
         demo_shred(dir, samples, checks);
         demo_totem(dir, samples, checks);
     }
+    demo_examples(dir, examples_source(vm), checks);
     std::printf("\n%d checks passed, %d failed; files in %s\n", checks.passed, checks.failed, dir.c_str());
     return checks.failed ? 2 : 0;
 }
 
 const Registrar demo_group({"demo", "run the end-to-end demo on built-in sample data", {
     {"demo", "[DIR]", "generate sample data in DIR (default modkit-demo) and round-trip it through every codec",
-     [](auto& o, auto& p) { o.add_options()("dir", po::value<std::string>(), "output folder"); p.add("dir", 1); },
+     [](auto& o, auto& p) {
+         o.add_options()("dir", po::value<std::string>(), "output folder")(
+             "examples", po::value<std::string>(), "the examples folder (default: the source tree's, or $MODKIT_EXAMPLES)");
+         p.add("dir", 1);
+     },
      run_demo},
 }, true});
 

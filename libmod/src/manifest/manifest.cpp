@@ -12,6 +12,7 @@
 #include <cctype>
 #include <set>
 #include <system_error>
+#include <tuple>
 
 namespace mod::manifest {
 
@@ -197,10 +198,40 @@ Manifest build(std::shared_ptr<JsonSource> src, const fs::path& file, const fs::
     return m;
 }
 
+// The checks of semantic_checks that need nothing the schema guarantees: output names that
+// name no input, and paths leaving the folder. Every access is type-checked.
+void lenient_checks(const JsonSource& src, const fs::path& dir, std::vector<Diagnostic>& out) {
+    const auto& d = src.doc();
+    if (!d.IsObject()) return;
+    auto ins = d.FindMember("inputs"), outs = d.FindMember("outputs");
+    if (ins != d.MemberEnd() && ins->value.IsObject() && outs != d.MemberEnd() && outs->value.IsObject()) {
+        std::vector<std::string> names;
+        for (const auto& m : ins->value.GetObject()) names.emplace_back(m.name.GetString());
+        for (const auto& m : outs->value.GetObject()) {
+            const std::string k = m.name.GetString();
+            if (k == "patches" || k == "report" || std::find(names.begin(), names.end(), k) != names.end()) continue;
+            const std::string c = closest_match(k, names);
+            out.push_back(src.at(pointer_join("/outputs", k),
+                                 "no input named \"" + k + "\"" + (c.empty() ? "" : " (did you mean \"" + c + "\"?)"), true));
+        }
+    }
+    for (const auto& p : detail::path_values(src)) {
+        const auto* v = rapidjson::Pointer(p.c_str()).Get(d);
+        if (!v || !v->IsString()) continue;
+        const std::string problem = path_problem(v->GetString(), dir);
+        if (!problem.empty()) out.push_back(src.at(p, "\"" + std::string(v->GetString()) + "\" " + problem));
+    }
+}
+
 Manifest parse_collect(std::string text, const fs::path& file, const fs::path& dir, std::vector<Diagnostic>& out) {
     auto src = std::make_shared<JsonSource>(std::move(text), file.string());
     auto problems = detail::validate_manifest_schema(*src);
     if (!problems.empty()) {
+        // Still report what can be checked safely on a document the schema refused.
+        lenient_checks(*src, dir, problems);
+        std::stable_sort(problems.begin(), problems.end(), [](const Diagnostic& a, const Diagnostic& b) {
+            return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+        });
         out.insert(out.end(), problems.begin(), problems.end());
         return {};
     }

@@ -1,0 +1,15 @@
+#pragma once
+// The files the manifests in examples/ read besides themselves, made from the sample games:
+// base/ (the sample games, as `modkit sample` writes them) and assets/ (a PNG for the Stadium
+// texture replacement, an FBX of a SHRED skater mesh whose two top bones carry other names, so
+// the bone map has work to do, and a glb of the TotemTech hero with rigid weights). Written
+// into `dir`, the copy of an example folder; deterministic.
+#include <filesystem>
+#include <vector>
+
+namespace mod::sample {
+
+// Returns the files written (base/… then assets/…).
+std::vector<std::filesystem::path> write_example_inputs(const std::filesystem::path& dir);
+
+}  // namespace mod::sample
