@@ -45,13 +45,20 @@ std::string crc_text(ByteView b) {
     return buf;
 }
 std::string sha_text(ByteView b) { return to_hex(sha1(b)); }
+std::string md5_text(ByteView b) { return to_hex(md5(b)); }
 
 // Hash check; a byte-swapped N64 dump of the right ROM is recognised and accepted.
 void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vector<Diagnostic>& out) {
-    if (!in.sha1 && !in.crc32) return;
-    const std::string p = pointer_join(pointer_join("/inputs", in.name), in.sha1 ? "sha1" : "crc32");
+    struct Want {
+        const char* name;
+        const std::optional<std::string>& value;
+        std::string (*of)(ByteView);
+    };
+    const Want wants[] = {{"sha1", in.sha1, sha_text}, {"md5", in.md5, md5_text}, {"crc32", in.crc32, crc_text}};
     auto matches = [&](ByteView b) {
-        return (!in.sha1 || sha_text(b) == *in.sha1) && (!in.crc32 || crc_text(b) == *in.crc32);
+        for (const auto& w : wants)
+            if (w.value && w.of(b) != *w.value) return false;
+        return true;
     };
     if (matches(f.original)) return;
     if (m.game == Game::pokemon_stadium && f.original.size() >= 0x40) {
@@ -65,9 +72,13 @@ void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vec
         } catch (const Error&) {
         }
     }
-    out.push_back(m.at(p, in.path_text + " is not the base file this mod was made for: its " + (in.sha1 ? "sha1" : "crc32") +
-                              " is " + (in.sha1 ? sha_text(f.original) : crc_text(f.original)) + ", the manifest expects " +
-                              (in.sha1 ? *in.sha1 : *in.crc32)));
+    for (const auto& w : wants) {
+        if (!w.value || w.of(f.original) == *w.value) continue;
+        out.push_back(m.at(pointer_join(pointer_join("/inputs", in.name), w.name),
+                           in.path_text + " is not the base file this mod was made for: its " + w.name + " is " +
+                               w.of(f.original) + ", the manifest expects " + *w.value));
+        return;
+    }
 }
 
 }  // namespace

@@ -172,6 +172,7 @@ Manifest build(std::shared_ptr<JsonSource> src, const fs::path& file, const fs::
         i.path = dir / fs::path(i.path_text);
         if (in.value.HasMember("sha1")) i.sha1 = lower(in.value["sha1"].GetString());
         if (in.value.HasMember("crc32")) i.crc32 = lower(in.value["crc32"].GetString());
+        if (in.value.HasMember("md5")) i.md5 = lower(in.value["md5"].GetString());
         if (in.value.HasMember("names")) i.names = in.value["names"].GetString();
         if (in.value.HasMember("platform")) i.platform = in.value["platform"].GetString();
         m.inputs.push_back(std::move(i));

@@ -33,6 +33,7 @@ struct InputDecl {
     std::string path_text;             // as written
     std::optional<std::string> sha1;   // lower-case hex
     std::optional<std::string> crc32;  // lower-case hex
+    std::optional<std::string> md5;    // lower-case hex (the public checksum of many ROM dumps)
     std::optional<std::string> names;  // totemtech: the input holding the name table
     std::optional<std::string> platform;
 };
