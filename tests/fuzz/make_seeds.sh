@@ -22,6 +22,12 @@ seeds=$(dirname "$0")/seeds
 mkdir -p "$out/gbi" "$out/png"
 cp "$seeds"/gbi/* "$out/gbi/"
 cp "$seeds"/png/* "$out/png/"
+# Manifests: handmade hostile ones plus every example and ready-made mod of the source tree.
+mkdir -p "$out/manifest"
+cp "$seeds"/manifest/* "$out/manifest/"
+for f in "$seeds"/../../../examples/*/*.json "$seeds"/../../../patches/*/*.json; do
+  cp "$f" "$out/manifest/$(basename "$(dirname "$f")")_$(basename "$f")"
+done
 "$modkit" texture decode "$shared/corpus/yay0/pl_fb16_image.rgba16" "$out/png/fb16_32x24.png" \
   --format rgba16 --width 32 --height 24 --offset 76800 --quiet
 "$modkit" texture decode "$shared/corpus/yay0/pl_frame.i4" "$out/png/frame_i4.png" --format i4 --width 40 --height 30 \
