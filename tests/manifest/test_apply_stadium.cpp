@@ -6,6 +6,7 @@
 #include "libmod/core/file.hpp"
 #include "libmod/core/hash.hpp"
 #include "libmod/manifest/apply.hpp"
+#include "libmod/image/png.hpp"
 #include "libmod/n64/rom.hpp"
 #include "libmod/sample/stadium.hpp"
 #include "libmod/stadium/palette_edit.hpp"
@@ -271,6 +272,43 @@ BOOST_AUTO_TEST_CASE(byte_patches_check_the_old_bytes_and_fix_the_boot_checksum)
     BOOST_REQUIRE(err);
     BOOST_TEST(err->kind() == mod::ErrorKind::conflict);
     BOOST_TEST(std::string(err->what()).find("not the expected") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_failure_while_writing_leaves_no_output_and_no_temporary_file) {
+    TempDir tmp;
+    write_bytes(tmp / "base/stadium.z64", sample_rom());
+    const auto [model, palette] = palette_model();
+    // The report folder is a file: the ROM and its patch are staged first, then the report
+    // cannot be; nothing may be left behind (the file in the way stays as it was).
+    write_text(tmp / "out/report", "in the way");
+    const auto err = modtest::catch_error([&] { apply_in(tmp.path(), {manifest(set_edit(model, palette, 3))}); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST(err->kind() == mod::ErrorKind::io);
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(tmp / "out")) left.push_back(e.path().filename().string());
+    BOOST_TEST(left == std::vector<std::string>{"report"});
+    BOOST_TEST((mod::read_file(tmp / "out/report") == mod::Bytes{'i', 'n', ' ', 't', 'h', 'e', ' ', 'w', 'a', 'y'}));
+}
+
+BOOST_AUTO_TEST_CASE(an_output_that_is_an_input_of_another_edit_is_refused) {
+    TempDir tmp;
+    write_bytes(tmp / "base/stadium.z64", sample_rom());
+    const auto m = st::read_archive_model(st::read_archive(st::load_rom_bytes(sample_rom())), 1);
+    BOOST_REQUIRE(m.textures.size() > 1);
+    mod::image::RgbaImage img;
+    img.width = m.textures[1].descriptor.width, img.height = m.textures[1].descriptor.height;
+    img.pixels.assign(std::size_t(img.width) * img.height * 4, 0x80);
+    const mod::Bytes png = mod::image::write_png(img);
+    write_bytes(tmp / "assets/new.png", png);
+    // The edit runs fine; the output path is the PNG it read: inputs are never overwritten.
+    const std::string text =
+        manifest(R"({"op": "texture.replace", "model": 1, "texture": 1, "png": "assets/new.png", "resize": true})", "",
+                 "assets/new.png");
+    const auto err = modtest::catch_error([&] { apply_in(tmp.path(), {text}); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST(err->kind() == mod::ErrorKind::conflict);
+    BOOST_TEST((mod::read_file(tmp / "assets/new.png") == png));
+    BOOST_TEST(!fs::exists(tmp / "out"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
