@@ -7,6 +7,7 @@
 #include "libmod/codec/bps.hpp"
 #include "libmod/codec/zstd_patch.hpp"
 #include "libmod/core/hash.hpp"
+#include "libmod/manifest/report_page.hpp"
 #include "libmod/n64/rom.hpp"
 
 #include <rapidjson/pointer.h>
@@ -82,6 +83,28 @@ Value touches_json(Allocator& a, const PlannedEdit& p) {
         arr.PushBack(o, a);
     }
     return arr;
+}
+
+// report.html beside each report.json (libmod/manifest/report_page.hpp), built from the report
+// and the bytes about to be written (the outputs are not on disk yet).
+void add_report_pages(std::vector<Product>& products, ApplyResult& result, const Build& b) {
+    if (std::none_of(products.begin(), products.end(), [](const Product& p) { return p.role == "report"; })) return;
+    std::map<std::string, const Bytes*> memory;  // by the path as the report writes it
+    for (const auto& [k, f] : b.files) memory[f.path.lexically_normal().string()] = &f.original;
+    for (const auto& p : products) memory[p.path.lexically_normal().string()] = &p.bytes;
+    ReportPageOptions options;
+    options.read = [&memory](const std::string& path) -> std::optional<Bytes> {
+        const auto it = memory.find(path);
+        return it == memory.end() ? std::nullopt : std::optional<Bytes>(*it->second);
+    };
+    const std::string page = report_page(result.report_json, options);
+    std::vector<fs::path> pages;
+    for (const auto& p : products)
+        if (p.role == "report") pages.push_back(p.path.parent_path() / "report.html");
+    for (const auto& path : pages) {
+        products.push_back({path, "report", "", "", Bytes(page.begin(), page.end())});
+        result.written.push_back({path, "report", page.size(), ""});
+    }
 }
 
 }  // namespace
@@ -203,6 +226,8 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
                 result.written.push_back({p, "report", result.report_json.size(), ""});
             }
         }
+
+    add_report_pages(products, result, b);
 
     // Everything read counts as an input: the base files and every file an edit names.
     std::vector<fs::path> read;

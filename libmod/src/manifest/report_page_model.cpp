@@ -1,0 +1,261 @@
+// The report page's models: the Stadium model an edit changes, the SHRED mesh of mesh.replace,
+// the TotemTech SKIN of skin.reweight, before and after: front and side pictures from
+// mod::render at one common scale, bounding boxes with their sizes, counts and the histogram
+// of influences per vertex.
+#include "report_page_detail.hpp"
+
+#include "libmod/render/render.hpp"
+#include "libmod/shred/import.hpp"
+#include "libmod/shred/pak.hpp"
+#include "libmod/stadium/export.hpp"
+#include "libmod/totem/archive.hpp"
+#include "libmod/totem/scene_bridge.hpp"
+#include "libmod/totem/verify.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace mod::manifest::detail::page {
+
+namespace {
+
+// Background of the model pictures (also what a screenshot test looks for).
+constexpr image::Rgba8 preview_background{40, 44, 52, 255};
+
+struct Side {
+    std::optional<scene::Scene> scene;
+    std::string why;  // when there is no scene
+};
+
+using SceneOf = std::function<scene::Scene(const Bytes& bytes, const std::string& path)>;
+
+Side load_side(Files& files, const std::string& path, const SceneOf& make) {
+    Side s;
+    if (path.empty()) {
+        s.why = "the report names no such file";
+        return s;
+    }
+    const auto bytes = files.get(path, &s.why);
+    if (!bytes) return s;
+    try {
+        s.scene = make(*bytes, path);
+    } catch (const std::exception& e) {
+        s.why = e.what();
+    }
+    return s;
+}
+
+SceneOf stadium_scene(Files& files, std::size_t index) {
+    return [&files, index](const Bytes&, const std::string& path) {
+        std::string why;
+        const auto m = stadium_model(files, path, index, &why);
+        if (!m) throw Error(ErrorKind::format, why);
+        return stadium::model_scene(*m, "model" + std::to_string(index));
+    };
+}
+
+SceneOf shred_scene(const std::string& quartet, std::size_t mesh) {
+    return [quartet, mesh](const Bytes& bytes, const std::string& path) {
+        const shred::QuartetModel q = shred::read_pak_quartet(shred::read_pak(bytes, path), quartet);
+        return shred::quartet_to_scene(q, mesh);
+    };
+}
+
+SceneOf totem_scene(const std::string& skin_label) {
+    return [skin_label](const Bytes& bytes, const std::string& path) {
+        const auto order = totem::detect_byte_order(bytes, totem::platform_from_path(path));
+        const ByteReader dgc(bytes, order.endian, path, "dgc");
+        const totem::Archive a = totem::decode_archive(dgc);
+        const totem::NameTable names;  // names only label the bones; IDs are what the report gives
+        const auto index = totem::find_record_by_text(a, names, skin_label);
+        if (!index) throw Error(ErrorKind::format, "no SKIN " + skin_label + " in " + path);
+        const totem::Skin skin = totem::decode_skin(totem::payload_reader(dgc, a, *index));
+        std::vector<std::pair<std::int32_t, totem::Mesh>> meshes;
+        for (auto id : skin.mesh_ids) {
+            const auto m = totem::find_record(a, id);
+            if (m && totem::record_kind(a.records[*m]) == totem::RecordKind::mesh)
+                meshes.emplace_back(id, totem::decode_mesh(totem::payload_reader(dgc, a, *m)));
+        }
+        return totem::skin_to_scene(skin, meshes, names);
+    };
+}
+
+struct Counts {
+    std::uint64_t vertices = 0, triangles = 0;
+    std::vector<std::uint64_t> by_influence;  // [k] = vertices with k + 1 influences (0 influences not counted)
+    std::uint64_t unweighted = 0;
+};
+
+Counts counts_of(const scene::Scene& sc) {
+    Counts c;
+    for (const auto& m : sc.meshes) {
+        c.vertices += m.vertex_count();
+        c.triangles += m.triangles.size();
+        for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+            std::size_t n = 0;
+            if (!m.skin.empty() && v < m.skin.size()) n = m.skin[v].count;
+            else if (v < m.influences.size())
+                for (const auto& i : m.influences[v]) n += i.weight > 0;
+            if (n == 0) {
+                ++c.unweighted;
+                continue;
+            }
+            if (c.by_influence.size() < n) c.by_influence.resize(n);
+            ++c.by_influence[n - 1];
+        }
+    }
+    return c;
+}
+
+std::string num3(const scene::Vec3& v) {
+    char b[128];
+    std::snprintf(b, sizeof b, "(%.3f, %.3f, %.3f)", double(v[0]), double(v[1]), double(v[2]));
+    return b;
+}
+
+void box_table(Section& s, const std::optional<render::Box>& before, const std::optional<render::Box>& after) {
+    s.html += "<table><tr><th>bounding box</th><th>min</th><th>max</th><th>size (x, y, z)</th></tr>\n";
+    for (const auto& [name, box] : {std::pair{"before", &before}, std::pair{"after", &after}}) {
+        if (!*box || (*box)->empty) {
+            s.html += std::string("<tr><th>") + name + "</th><td colspan=\"3\" class=\"note\">none</td></tr>\n";
+            continue;
+        }
+        s.html += std::string("<tr><th>") + name + "</th><td class=\"mono\">" + num3((*box)->min) + "</td><td class=\"mono\">" +
+                  num3((*box)->max) + "</td><td class=\"mono\">" + num3((*box)->size()) + "</td></tr>\n";
+    }
+    s.html += "</table>\n";
+    if (before && after && !before->empty && !after->empty) {
+        const auto b = before->size(), a = after->size();
+        const double eb = std::max({b[0], b[1], b[2]}), ea = std::max({a[0], a[1], a[2]});
+        if (eb > 0 && ea > 0) {
+            const double ratio = ea / eb;
+            const bool odd = ratio > 4 || ratio < 0.25;
+            s.html += std::string("<p") + (odd ? " class=\"edit-warn\"" : "") + ">largest extent after / before: " +
+                      fixed(ratio, 3) + "×" + (odd ? " — check the units and scale of the source" : "") + "</p>\n";
+        }
+    }
+}
+
+void histogram_rows(std::string& html, const std::string& label, const std::vector<std::uint64_t>& counts) {
+    std::uint64_t total = 0;
+    for (auto c : counts) total += c;
+    html += "<tr><th>" + esc(label) + "</th>";
+    for (std::size_t k = 0; k < 4; ++k) {
+        const std::uint64_t c = k < counts.size() ? counts[k] : 0;
+        const int bar = total ? int(std::lround(60.0 * double(c) / double(total))) : 0;
+        html += "<td class=\"num\">" + std::to_string(c) + " <span class=\"legend\" style=\"width:" + std::to_string(bar) +
+                "px;background:#4a7bd0\"></span></td>";
+    }
+    std::uint64_t more = 0;
+    for (std::size_t k = 4; k < counts.size(); ++k) more += counts[k];
+    html += "<td class=\"num\">" + std::to_string(more) + "</td></tr>\n";
+}
+
+std::vector<std::uint64_t> list_of(const Json* a) {
+    std::vector<std::uint64_t> out;
+    if (a && a->IsArray())
+        for (const auto& v : a->GetArray()) out.push_back(v.IsUint64() ? v.GetUint64() : 0);
+    return out;
+}
+
+void counts_tables(Section& s, const Json& result, const std::string& op, const Side& before, const Side& after) {
+    const Counts cb = before.scene ? counts_of(*before.scene) : Counts{}, ca = after.scene ? counts_of(*after.scene) : Counts{};
+    const Json* rb = member(result, "before");
+    const Json* ra = member(result, "after");
+    const bool shred = op == "mesh.replace" && rb && ra;
+    s.html += "<table><tr><th></th><th>vertices</th><th>triangles</th>" + std::string(shred ? "<th>batches</th>" : "") +
+              "</tr>\n";
+    auto row = [&](const char* name, const Counts& c, const Json* r, bool have) {
+        s.html += std::string("<tr><th>") + name + "</th>";
+        if (shred) {
+            for (const char* k : {"vertices", "triangles", "batches"})
+                s.html += "<td class=\"num\">" + std::to_string(u64_of(*r, k).value_or(0)) + "</td>";
+        } else if (have) {
+            s.html += "<td class=\"num\">" + std::to_string(c.vertices) + "</td><td class=\"num\">" + std::to_string(c.triangles) + "</td>";
+        } else {
+            s.html += "<td colspan=\"2\" class=\"note\">unknown</td>";
+        }
+        s.html += "</tr>\n";
+    };
+    row("before", cb, rb, before.scene.has_value());
+    row("after", ca, ra, after.scene.has_value());
+    s.html += "</table>\n<table><tr><th>vertices with … influences</th><th>1</th><th>2</th><th>3</th><th>4</th><th>more</th></tr>\n";
+    if (shred) {
+        histogram_rows(s.html, "before", list_of(member(*rb, "vertices_by_influence")));
+        histogram_rows(s.html, "after", list_of(member(*ra, "vertices_by_influence")));
+        if (const Json* src = member(result, "source_influences")) {
+            auto positive = list_of(member(*src, "positive_influences"));
+            auto limited = list_of(member(*src, "after_limit"));
+            // These count from 0 influences; the table starts at 1.
+            if (!positive.empty()) positive.erase(positive.begin());
+            if (!limited.empty()) limited.erase(limited.begin());
+            histogram_rows(s.html, "source (positive weights)", positive);
+            histogram_rows(s.html, "source after the 4-influence limit", limited);
+        }
+    } else {
+        if (before.scene) histogram_rows(s.html, "before", cb.by_influence);
+        if (after.scene) histogram_rows(s.html, "after", ca.by_influence);
+    }
+    s.html += "</table>\n";
+    if (cb.unweighted || ca.unweighted)
+        note(s, "vertices without influence: before " + std::to_string(cb.unweighted) + ", after " + std::to_string(ca.unweighted));
+}
+
+// The picture of one side: front and side views at the common scale.
+std::string pictures(const scene::Scene& sc, const render::Box& fit, unsigned size, const std::string& label) {
+    render::RenderOptions o;
+    o.width = o.height = std::clamp(size, 16u, 1024u);
+    o.background = preview_background;
+    o.fit = fit;
+    const image::RgbaImage pic = render::render_front_side(sc, o, 8);
+    return "<figure class=\"preview\">" + img(pic, label + " (front, side)") + "<figcaption>" + esc(label) +
+           ": front | side</figcaption></figure>\n";
+}
+
+}  // namespace
+
+void model_section(Section& s, const Json& edit) {
+    const Json* result = member(edit, "result");
+    if (!result) return;
+    const std::string op = text_of(edit, "op");
+    const std::string input = Files::input_of(edit);
+    const std::string output = s.files.output_of(input).value_or("");
+    SceneOf make;
+    std::string what;
+    if (op == "mesh.replace") {
+        const std::string quartet = text_of(*result, "quartet");
+        const std::size_t mesh = u64_of(*result, "mesh").value_or(0);
+        make = shred_scene(quartet, mesh);
+        what = "mesh " + std::to_string(mesh) + " of quartet " + quartet;
+    } else if (op == "skin.reweight") {
+        const std::string skin = text_of(*result, "skin");
+        make = totem_scene(skin);
+        what = "SKIN " + skin + " with its MESHes";
+    } else {
+        auto index = u64_of(*result, "model");
+        if (!index) index = u64_of(*result, "entry");
+        if (!index) return;
+        make = stadium_scene(s.files, *index);
+        what = "model " + std::to_string(*index);
+    }
+    const Side before = load_side(s.files, input, make), after = load_side(s.files, output, make);
+    // A replaced entry need not be a model: nothing to draw then.
+    if ((op == "entry.replace" || op == "fragment.bytes") && !before.scene && !after.scene) return;
+    s.html += "<h3>" + esc(what) + "</h3>\n";
+    if (!before.scene) note(s, "before: " + before.why);
+    if (!after.scene) note(s, "after: " + (output.empty() ? std::string("the report names no output for ") + input : after.why));
+    std::optional<render::Box> bb, ba;
+    if (before.scene) bb = render::bounding_box(*before.scene);
+    if (after.scene) ba = render::bounding_box(*after.scene);
+    const render::Box fit = render::union_box(bb.value_or(render::Box{}), ba.value_or(render::Box{}));
+    if (before.scene) s.html += pictures(*before.scene, fit, s.options.preview_size, "before");
+    if (after.scene) s.html += pictures(*after.scene, fit, s.options.preview_size, "after");
+    if (before.scene || after.scene)
+        s.html += "<p class=\"note\">Both drawn at one scale (the union of the two bounding boxes), bind pose, orthographic; "
+                  "front looks along -Z, side along -X.</p>\n";
+    box_table(s, bb, ba);
+    counts_tables(s, *result, op, before, after);
+}
+
+}  // namespace mod::manifest::detail::page
