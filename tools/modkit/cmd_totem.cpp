@@ -2,6 +2,7 @@
 // DGC/NGC archives, SKIN and MESH records.
 #include "cli.hpp"
 #include "json.hpp"
+#include "preview.hpp"
 
 #include "libmod/core/file.hpp"
 #include "libmod/core/folder.hpp"
@@ -17,6 +18,7 @@
 #include "libmod/totem/skin.hpp"
 #include "libmod/totem/verify.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -520,10 +522,8 @@ std::size_t find_skin(const Loaded& l, const std::string& what) {
     return index;
 }
 
-int totem_export(const po::variables_map& vm, const Global& g) {
-    Loaded l = load(vm, true);
-    const std::size_t index = find_skin(l, required(vm, "skin"));
-    fs::path out = required(vm, "out");
+// The scene of a SKIN and the MESH records it names (what export and preview show).
+mod::scene::Scene skin_scene(const Loaded& l, std::size_t index, SkinExportReport& report) {
     Skin skin = decode_skin(payload_reader(l.reader(), l.archive, index));
     std::vector<std::pair<std::int32_t, Mesh>> meshes;
     for (auto id : skin.mesh_ids) {
@@ -531,8 +531,15 @@ int totem_export(const po::variables_map& vm, const Global& g) {
         if (rec && record_kind(l.archive.records[*rec]) == RecordKind::mesh)
             meshes.emplace_back(id, decode_mesh(payload_reader(l.reader(), l.archive, *rec)));
     }
+    return skin_to_scene(skin, meshes, l.names, &report);
+}
+
+int totem_export(const po::variables_map& vm, const Global& g) {
+    Loaded l = load(vm, true);
+    const std::size_t index = find_skin(l, required(vm, "skin"));
+    fs::path out = required(vm, "out");
     SkinExportReport report;
-    mod::scene::Scene scene = skin_to_scene(skin, meshes, l.names, &report);
+    mod::scene::Scene scene = skin_scene(l, index, report);
     std::vector<fs::path> inputs = {l.data_path, l.names_path};
     mod::scene::export_file(scene, out, inputs);
     for (const auto& t : report.skipped_targets) warn("target " + t + " is not a MESH in this archive: not exported");
@@ -551,17 +558,47 @@ int totem_export(const po::variables_map& vm, const Global& g) {
     return 0;
 }
 
+int totem_preview(const po::variables_map& vm, const Global& g) {
+    Loaded l = load(vm, true);
+    const std::size_t index = find_skin(l, required(vm, "skin"));
+    const fs::path out = required(vm, "out");
+    SkinExportReport report;
+    const mod::scene::Scene scene = skin_scene(l, index, report);
+    for (const auto& t : report.skipped_targets) warn("target " + t + " is not a MESH in this archive: not drawn");
+    const std::vector<fs::path> inputs = {l.data_path, l.names_path};
+    return write_preview(scene, out, inputs, vm, g);
+}
+
 int totem_reweight(const po::variables_map& vm, const Global& g) {
     Loaded l = load(vm, true);
     const std::size_t index = find_skin(l, required(vm, "skin"));
     fs::path model = required(vm, "model"), out = required(vm, "out");
     std::optional<std::int32_t> only;
     if (vm.count("mesh")) {
-        only = id_from_text(l.names, vm["mesh"].as<std::string>());
+        // The name as typed in the error, not only its hash.
+        const std::string typed = vm["mesh"].as<std::string>();
+        only = id_from_text(l.names, typed);
+        const Skin skin = decode_skin(payload_reader(l.reader(), l.archive, index));
+        if (std::find(skin.mesh_ids.begin(), skin.mesh_ids.end(), *only) == skin.mesh_ids.end()) {
+            std::string listed;
+            for (auto t : skin.mesh_ids) listed += (listed.empty() ? "" : ", ") + l.names.display(t);
+            usage_error("--mesh '" + typed + "' (" + hash_text(*only) + ") is not a target of SKIN " +
+                        required(vm, "skin") + " (targets: " + (listed.empty() ? "none" : listed) + ")");
+        }
     }
     ReweightOptions options;
     options.tolerance = vm["tolerance"].as<float>();
-    auto scene = mod::scene::import_file(model);
+    options.no_match_hint = "raise --tolerance, or bring the model to the MESH's unit and axes with --units metres, "
+                            "--scale S or --axis (e.g. zup-to-yup)";
+    mod::scene::ImportOptions import;
+    import.scale = vm["scale"].as<float>();
+    import.axes = mod::scene::parse_axis_map(vm["axis"].as<std::string>());
+    const std::string units = vm["units"].as<std::string>();
+    if (units == "file") import.units = mod::scene::Units::file;
+    else if (units == "metres" || units == "meters") import.units = mod::scene::Units::metres;
+    else usage_error("--units must be file or metres");
+    mod::ensure_distinct_output(out, std::vector<fs::path>{l.data_path, l.names_path, model});
+    auto scene = mod::scene::import_file(model, import);
     ArchiveReweightReport report;
     mod::Bytes payload = reweight_skin_record(l.reader(), l.archive, index, l.names, scene, only, options, &report);
     auto items = items_of(l.archive);
@@ -573,8 +610,10 @@ int totem_reweight(const po::variables_map& vm, const Global& g) {
     if (packed_report.chunk_size_grew())
         warn("chunk size grew from " + mod::hex(packed_report.old_chunk_size) + " to " + mod::hex(packed_report.new_chunk_size));
     std::size_t mismatches = 0;
-    for (const auto& [name, r] : report.meshes)
+    for (const auto& [name, r] : report.meshes) {
         for (const auto& f : r.findings) mismatches += f.level == Finding::Level::mismatch;
+        if (auto w = partial_match_warning(r); !w.empty()) warn("MESH " + name + ": " + w + " (--tolerance, --units, --scale, --axis)");
+    }
     if (g.json) {
         Json j;
         j.begin_object().field("output", out.string()).field("source", model.string())
@@ -583,6 +622,7 @@ int totem_reweight(const po::variables_map& vm, const Global& g) {
             j.begin_object().field("mesh", name).field("positions", std::uint64_t(r.mesh_positions))
                 .field("matched", std::uint64_t(r.matched)).field("conflicting", std::uint64_t(r.conflicting))
                 .field("normals_rewritten", std::uint64_t(r.normals_rewritten)).field("normals_kept", std::uint64_t(r.normals_kept))
+                .field("normalised", std::uint64_t(r.normalised))
                 .key("unmatched").begin_array();
             for (auto v : r.unmatched) j.value(v);
             j.end_array().key("unknown_groups").begin_array();
@@ -601,6 +641,8 @@ int totem_reweight(const po::variables_map& vm, const Global& g) {
             std::printf("%s: %zu of %zu positions matched, %zu unmatched, %zu conflicting; normals %zu rewritten, %zu kept\n",
                         name.c_str(), r.matched, r.mesh_positions, r.unmatched.size(), r.conflicting, r.normals_rewritten,
                         r.normals_kept);
+            if (r.normalised)
+                std::printf("  %zu matched positions' weights rescaled to sum 1 over the groups the SKIN stores\n", r.normalised);
             if (!r.unmatched.empty()) {
                 std::printf("  unmatched positions (weights kept):");
                 for (std::size_t i = 0; i < r.unmatched.size() && i < 32; ++i) std::printf(" %u", r.unmatched[i]);
@@ -657,7 +699,17 @@ const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS,
          p.add("skin", 1).add("out", 1);
      },
      totem_export},
-    {"reweight", "DATA NAMES SKIN MODEL OUT [--mesh NAME] [--tolerance T]",
+    {"preview", "DATA NAMES SKIN OUT.png [--view front|side|top] [--size N]",
+     "a PNG picture of a SKIN's meshes (synthetic bind pose, shaded; front and side without --view)",
+     [](auto& o, auto& p) {
+         declare_data(o, p);
+         o.add_options()("skin", po::value<std::string>(), "SKIN record (name, 0xHASH or #index)")
+                        ("out", po::value<std::string>(), "output PNG");
+         declare_preview_options(o);
+         p.add("skin", 1).add("out", 1);
+     },
+     totem_preview},
+    {"reweight", "DATA NAMES SKIN MODEL OUT [--mesh NAME] [--tolerance T] [--units file|metres] [--scale S] [--axis A]",
      "rewrite a SKIN's weights from an FBX/glTF whose positions match the MESHes (group ids, order, unknown fields kept)",
      [](auto& o, auto& p) {
          declare_data(o, p);
@@ -665,7 +717,12 @@ const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS,
                         ("model", po::value<std::string>(), "FBX/glTF/GLB with the new weights")
                         ("out", po::value<std::string>(), "output archive")
                         ("mesh", po::value<std::string>(), "only this MESH target")
-                        ("tolerance", number<float>()->default_value(1e-4f), "position match distance");
+                        ("tolerance", number<float>()->default_value(1e-4f), "position match distance")
+                        ("units", po::value<std::string>()->default_value("file"),
+                         "file (keep the model file's unit) or metres (convert the file's declared unit to metres)")
+                        ("scale", number<float>()->default_value(1.0f), "uniform scale applied to the model after --units")
+                        ("axis", po::value<std::string>()->default_value("identity"),
+                         "axis conversion of the model: identity, zup-to-yup, yup-to-zup or three signed axes (x,z,-y)");
          p.add("skin", 1).add("model", 1).add("out", 1);
      },
      totem_reweight},

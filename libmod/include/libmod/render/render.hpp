@@ -49,12 +49,14 @@
 //     non-zero, else the face normal), normalised and turned toward the camera (two-sided).
 // Alpha (of texel × vertex colour × base colour): AlphaMode::opaque ignores it (the pixel gets
 // alpha 255); mask drops fragments with alpha < alpha_cutoff; blend meshes are drawn after every
-// opaque and mask mesh, in scene order, depth-tested but not writing depth, composited "over"
-// the pixel in sRGB bytes (round(a · src + (1 - a) · dst)). Uncovered pixels keep the
+// opaque and mask mesh, in scene order, drawn where not behind the depth buffer (equal depth
+// draws, so a decal on its surface shows) without writing depth, composited "over" the pixel in
+// sRGB bytes: round(a · src + (1 - a) · dst) per channel, alpha round(a · 255 + (1 - a) · dst). Uncovered pixels keep the
 // background colour (alpha included).
 //
 // Robustness: vertices with a non-finite coordinate, triangles with an index beyond the mesh's
-// positions and zero-area triangles are skipped; bounding_box ignores non-finite positions;
+// positions, zero-area triangles and triangles reaching beyond 2^18 pixels from the image (only
+// possible with a RenderOptions::fit smaller than the scene) are skipped; bounding_box ignores non-finite positions;
 // nothing in a scene makes render_scene throw or read out of bounds.
 
 #include "libmod/image/image.hpp"
