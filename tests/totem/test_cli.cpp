@@ -149,6 +149,46 @@ BOOST_AUTO_TEST_CASE(export_and_reweight_round_trip) {
     BOOST_TEST(r.exit_code == 0);
 }
 
+// Issue 16: a model in another unit matched 0 positions, left the SKIN as it was and exited 0;
+// reweight had no --units/--scale/--axis to fix it.
+BOOST_AUTO_TEST_CASE(reweight_with_no_matched_position_fails_and_names_the_options_that_fix_it) {
+    Sample s;
+    const fs::path glb = s.dir / "hero.glb", out = s.dir / "RE.DGC";
+    auto r = modtest::run_cli({"totem", "export", s.dgc.string(), s.ngc.string(), seed_skin, glb.string()});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    r = modtest::run_cli({"totem", "reweight", s.dgc.string(), s.ngc.string(), seed_skin, glb.string(), out.string(),
+                          "--scale", "100"});
+    BOOST_TEST(r.exit_code == 2, r.err);
+    for (const char* word : {"--tolerance", "--units", "--scale", "--axis", "none of the 72 positions", "HERO_BODY"})
+        BOOST_TEST(r.err.find(word) != std::string::npos, word << " in " << r.err);
+    BOOST_TEST(!fs::exists(out));
+    // The option that undoes the mistake: the same model scaled by 100 then by 0.01.
+    r = modtest::run_cli({"totem", "reweight", s.dgc.string(), s.ngc.string(), seed_skin, glb.string(), out.string(),
+                          "--scale", "1", "--units", "file", "--axis", "identity", "--json"});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    BOOST_TEST(fs::exists(out));
+    r = modtest::run_cli({"totem", "reweight", s.dgc.string(), s.ngc.string(), seed_skin, glb.string(),
+                          (s.dir / "RE2.DGC").string(), "--units", "inches"});
+    BOOST_TEST(r.exit_code == 1);
+}
+
+BOOST_AUTO_TEST_CASE(reweight_mesh_errors_name_the_name_typed) {
+    Sample s;
+    const fs::path glb = s.dir / "hero.glb", out = s.dir / "RE.DGC";
+    auto r = modtest::run_cli({"totem", "export", s.dgc.string(), s.ngc.string(), seed_skin, glb.string()});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    r = modtest::run_cli({"totem", "reweight", s.dgc.string(), s.ngc.string(), seed_skin, glb.string(), out.string(),
+                          "--mesh", "HERO_BODYY"});
+    BOOST_TEST(r.exit_code == 1);
+    BOOST_TEST(r.err.find("'HERO_BODYY'") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find("HERO_BODY.TMESH") != std::string::npos, r.err);  // the targets it could be
+    // A typed name that is a target works.
+    r = modtest::run_cli({"totem", "reweight", s.dgc.string(), s.ngc.string(), seed_skin, glb.string(), out.string(),
+                          "--mesh", "DB:>SAMPLE>CHARACTERS>HERO>HERO_HEAD.TMESH", "--json"});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    BOOST_TEST(json(r.out)["meshes"].Size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(corrupt_archive_fails_with_one_line_and_an_offset) {
     Sample s;
     auto bytes = mod::read_file(s.dgc);

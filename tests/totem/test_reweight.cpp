@@ -3,7 +3,9 @@
 
 #include "libmod/totem/reweight.hpp"
 
+#include <cmath>
 #include <limits>
+#include <map>
 
 using namespace mod::totem;
 using namespace totemtest;
@@ -49,13 +51,14 @@ BOOST_AUTO_TEST_CASE(matched_vertices_take_the_source_weights_and_everything_els
     BOOST_TEST(report.unknown_groups == std::vector<std::string>{"BONE_C"});
     BOOST_TEST(report.groups_without_subsection.empty());
     BOOST_TEST(report.normals_rewritten == 3u);
+    BOOST_TEST(report.normalised == 1u);  // vertex 1: BONE_C's half is dropped, BONE_B takes all
 
     const auto& a = after.sections[0].subsections[0];
     BOOST_TEST((a.vertices == std::vector<SkinWeight>{w(0, 0.25f), w(2, 1.0f)}));
     BOOST_TEST((a.normals == std::vector<SkinWeight>{w(0, 0.25f)}));
     const auto& b = after.sections[1].subsections[0];
-    BOOST_TEST((b.vertices == std::vector<SkinWeight>{w(0, 0.75f), w(1, 0.5f), w(3, 1.0f)}));  // 3 kept
-    BOOST_TEST((b.normals == std::vector<SkinWeight>{w(0, 0.75f), w(1, 0.5f)}));
+    BOOST_TEST((b.vertices == std::vector<SkinWeight>{w(0, 0.75f), w(1, 1.0f), w(3, 1.0f)}));  // 3 kept
+    BOOST_TEST((b.normals == std::vector<SkinWeight>{w(0, 0.75f), w(1, 1.0f)}));
     // Other meshes' subsections, group ids, order, anims and unknown entries untouched.
     BOOST_TEST((after.sections[0].subsections[1] == before.sections[0].subsections[1]));
     BOOST_TEST((after.sections[2] == before.sections[2]));
@@ -69,20 +72,91 @@ BOOST_AUTO_TEST_CASE(matched_vertices_take_the_source_weights_and_everything_els
 }
 
 BOOST_AUTO_TEST_CASE(groups_without_a_subsection_for_the_mesh_are_reported) {
-    const std::vector<WeightSourceVertex> source = {src(0, 0, 0, {{"BONE_D", 1.0f}})};
+    const std::vector<WeightSourceVertex> source = {src(0, 0, 0, {{"BONE_D", 0.5f}, {"BONE_B", 0.5f}})};
     ReweightReport report;
     Skin after = reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), source, {}, &report);
     BOOST_TEST(report.groups_without_subsection == std::vector<std::string>{"BONE_D"});
-    // Vertex 0 matched with no weight for A or B: it leaves their lists.
+    // Vertex 0 matched with no weight for A: it leaves A's list; B (the only group stored) takes 1.
     BOOST_TEST(after.sections[0].subsections[0].vertices.front().id == 1u);
+    BOOST_TEST((after.sections[1].subsections[0].vertices.front() == w(0, 1.0f)));
+}
+
+// Issue 16: a matched position whose model weights are all in groups the SKIN cannot store
+// here used to leave every list and stay unweighted (exit 0).
+BOOST_AUTO_TEST_CASE(a_position_left_without_any_weight_is_refused) {
+    const std::vector<WeightSourceVertex> source = {src(0, 0, 0, {{"BONE_D", 1.0f}})};
+    auto err = modtest::catch_error([&] { reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), source); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST((err->kind() == mod::ErrorKind::format));
+    BOOST_TEST(err->path() == "positions[0]");
+    BOOST_TEST(err->message().find("BONE_D") != std::string::npos);
+    // No weight at all (a rigid model): refused too.
+    const std::vector<WeightSourceVertex> rigid = {src(0, 0, 0, {})};
+    BOOST_CHECK_THROW(reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), rigid), mod::Error);
+}
+
+// Issue 16: weights were stored as the model gave them, so a SKIN could hold sums of 0.4.
+BOOST_AUTO_TEST_CASE(stored_weights_sum_to_one_per_position) {
+    const std::vector<WeightSourceVertex> source = {
+        src(0, 0, 0, {{"BONE_A", 0.1f}, {"BONE_B", 0.3f}}),
+        src(1, 1, -1, {{"BONE_A", 2.0f}, {"BONE_B", 2.0f}}),
+        src(2, 0, -2, {{"BONE_A", 0.3f}, {"BONE_B", 0.7f}}),  // sums to 1 (within float): kept as given
+        src(3, 1, -3, {{"BONE_B", 0.5f}}),
+    };
+    ReweightReport report;
+    const Skin after = reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), source, {}, &report);
+    BOOST_TEST(report.normalised == 3u);
+    std::map<std::uint32_t, double> sums;
+    for (const auto& sec : after.sections)
+        for (const auto& sub : sec.subsections)
+            if (sub.mesh_index == 1)
+                for (const auto& e : sub.vertices) sums[e.id] += e.weight.value();
+    BOOST_TEST(sums.size() == 4u);
+    for (const auto& [id, sum] : sums) BOOST_TEST(std::abs(sum - 1.0) < 1e-6, "position " << id << " sums to " << sum);
+    BOOST_TEST((after.sections[0].subsections[0].vertices[0] == w(0, 0.25f)));
+    BOOST_TEST((after.sections[0].subsections[0].vertices[2] == w(2, 0.3f)));  // bits kept
+}
+
+// Issue 16: 0 matched positions left the SKIN as it was and exited 0.
+BOOST_AUTO_TEST_CASE(no_matched_position_is_an_error_naming_the_fix) {
+    std::vector<WeightSourceVertex> source;  // the MESH 100x larger and moved: a unit mistake
+    for (const auto& p : fixture_mesh().positions)
+        source.push_back(src(p[0].value() * 100 + 1000, p[1].value() * 100, p[2].value() * 100, {{"BONE_A", 1.0f}}));
+    ReweightOptions options;
+    options.no_match_hint = "try --units";
+    auto err = modtest::catch_error([&] { reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), source, options); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST((err->kind() == mod::ErrorKind::format));
+    BOOST_TEST(err->message().find("tolerance") != std::string::npos);
+    BOOST_TEST(err->message().find("try --units") != std::string::npos);
+    BOOST_TEST(err->message().find("[1000, 0, -300] to [1300, 100, 0]") != std::string::npos, err->message());
+}
+
+BOOST_AUTO_TEST_CASE(a_partial_match_below_the_threshold_is_a_warning_with_the_count) {
+    ReweightReport r;
+    r.mesh_positions = 10;
+    r.matched = 9;
+    BOOST_TEST(partial_match_warning(r).empty());
+    r.matched = 8;
+    r.unmatched = {1, 2};
+    BOOST_TEST(partial_match_warning(r).find("8 of 10") != std::string::npos);
+}
+
+// Issue 16: a reweight that moved every position of a group elsewhere wrote a SKIN whose
+// group moves nothing.
+BOOST_AUTO_TEST_CASE(an_edit_that_empties_a_group_is_refused) {
+    // BONE_B moves positions 2 and 3 only; the model gives both to BONE_A.
+    const std::vector<WeightSourceVertex> source = {src(2, 0, -2, {{"BONE_A", 1.0f}}), src(3, 1, -3, {{"BONE_A", 1.0f}})};
+    auto err = modtest::catch_error([&] { reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), source); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST((err->kind() == mod::ErrorKind::format));
+    BOOST_TEST(err->path() == "groups[" + hash_text(name_id("BONE_B")) + "]");  // no name table here
 }
 
 BOOST_AUTO_TEST_CASE(tolerance_decides_matches_and_hash_names_resolve) {
     const std::vector<WeightSourceVertex> source = {src(0, 0, 0.01f, {{hash_text(name_id("BONE_B")), 1.0f}})};
     ReweightReport report;
-    Skin same = reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), source, {}, &report);
-    BOOST_TEST(report.matched == 0u);
-    BOOST_TEST((same == fixture_skin()));
+    BOOST_CHECK_THROW(reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), source, {}, &report), mod::Error);
     ReweightOptions wide;
     wide.tolerance = 0.05f;
     Skin moved = reweight_skin(fixture_skin(), name_id("MESH_A"), fixture_mesh(), source, wide, &report);
@@ -100,16 +174,22 @@ BOOST_AUTO_TEST_CASE(bad_inputs_are_refused) {
     BOOST_TEST((err->kind() == mod::ErrorKind::usage));
 }
 
-BOOST_AUTO_TEST_CASE(invariant_breaks_are_reported_after_reweighting) {
-    // BONE_B's unknown entry says 1 for its subsection; emptying that list breaks "<= count".
+BOOST_AUTO_TEST_CASE(invariant_breaks_are_refused_before_anything_is_written) {
+    // BONE_B's unknown entry says 2 for its subsection; shrinking that list to 1 breaks "<= count",
+    // which `totem verify` flags: refused (it used to be only reported).
     Skin s = fixture_skin();
     s.unknown[1].vertices = {2};
-    const std::vector<WeightSourceVertex> source = {src(2, 0, -2, {{"BONE_A", 1.0f}}), src(3, 1, -3, {{"BONE_A", 1.0f}})};
+    const std::vector<WeightSourceVertex> source = {src(2, 0, -2, {{"BONE_A", 1.0f}})};
+    auto err = modtest::catch_error([&] { reweight_skin(s, name_id("MESH_A"), fixture_mesh(), source); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST((err->kind() == mod::ErrorKind::format));
+    BOOST_TEST(err->path() == "skin.unknown[1].vertices[0]");
+    // A mismatch the input already had is no reason to refuse; it stays reported.
+    s.unknown[1].vertices = {3};
     ReweightReport report;
-    reweight_skin(s, name_id("MESH_A"), fixture_mesh(), source, {}, &report);
-    bool found = false;
-    for (const auto& f : report.findings) found |= f.path == "skin.unknown[1].vertices[0]";
-    BOOST_TEST(found);
+    reweight_skin(s, name_id("MESH_A"), fixture_mesh(), std::vector<WeightSourceVertex>{src(0, 0, 0, {{"BONE_A", 1.0f}})}, {},
+                  &report);
+    BOOST_TEST(report.findings.size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(a_mesh_id_past_index_65535_does_not_alias_another_mesh) {
@@ -123,7 +203,7 @@ BOOST_AUTO_TEST_CASE(a_mesh_id_past_index_65535_does_not_alias_another_mesh) {
     Skin after = reweight_skin(s, name_id("MESH_A"), fixture_mesh(), source);
     BOOST_TEST((after.sections[0].subsections[1] == s.sections[0].subsections[1]));  // mesh 0: OTHER
     BOOST_TEST((after.sections[2] == s.sections[2]));
-    BOOST_TEST(after.sections[0].subsections[0].vertices.front().weight.value() == 0.25f);
+    BOOST_TEST(after.sections[0].subsections[0].vertices.front().weight.value() == 1.0f);  // 0.25 alone: normalised
     // Listed only past 0xFFFF: nothing can target it.
     s.mesh_ids[1] = name_id("FILLER");
     auto err = modtest::catch_error([&] { reweight_skin(s, name_id("MESH_A"), fixture_mesh(), source); });
@@ -157,7 +237,7 @@ BOOST_AUTO_TEST_CASE(a_tolerance_finer_than_the_grid_floor_still_matches_exact_p
     // ASan+UBSan build stops here on the old code; a plain build happened to work).
     const Mesh mesh = fixture_mesh();
     std::vector<WeightSourceVertex> source;
-    for (const auto& p : mesh.positions) source.push_back(src(p[0].value(), p[1].value(), p[2].value(), {{"BONE_A", 0.5f}}));
+    for (const auto& p : mesh.positions) source.push_back(src(p[0].value(), p[1].value(), p[2].value(), {{"BONE_A", 0.5f}, {"BONE_B", 0.5f}}));
     ReweightOptions fine;
     fine.tolerance = 1e-30f;
     ReweightReport report;

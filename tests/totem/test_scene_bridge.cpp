@@ -103,38 +103,68 @@ BOOST_AUTO_TEST_CASE(weight_sources_are_the_meshes_named_after_the_mesh_or_its_m
     BOOST_TEST(weight_source_from_scene(sc).size() == 5u);
 }
 
+namespace {
+
+// Two source meshes with fixture_mesh's positions: "ELSE" (all BONE_A) and "MESH_A"
+// (BONE_A `a`, BONE_B 1 - a).
+mod::scene::Scene two_sources(float a) {
+    mod::scene::Scene sc;
+    sc.skeleton.bones.resize(2);
+    sc.skeleton.bones[0].name = "BONE_A";
+    sc.skeleton.bones[1].name = "BONE_B";
+    const Mesh mesh = fixture_mesh();
+    for (const char* name : {"ELSE", "MESH_A"}) {
+        mod::scene::Mesh m;
+        m.name = name;
+        for (const auto& p : mesh.positions) {
+            m.positions.push_back({p[0].value(), p[1].value(), p[2].value()});
+            if (name == std::string("ELSE")) m.influences.push_back({{0, 1.0f}});
+            else if (a == 0) m.influences.push_back({{1, 1.0f}});
+            else m.influences.push_back({{0, a}, {1, 1.0f - a}});
+        }
+        sc.meshes.push_back(std::move(m));
+    }
+    return sc;
+}
+
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(a_skin_record_is_reweighted_from_the_meshes_named_after_its_target) {
-    // Two source meshes with the MESH's positions: "ELSE" first (all BONE_A), then "MESH_A"
-    // (all BONE_B). The one named after the MESH is the source; the other is not consulted.
+    // The source mesh named after the MESH is the source; the other is not consulted.
     Skin skin = fixture_skin();
     auto archive_bytes_ = archive_bytes(Endian::big, 0x2000,
                                         {{{"SKIN", "THE_SKIN", "L", encode_skin(skin, Endian::big)},
                                           {"MESH", "MESH_A", "L", mesh_payload(Endian::big)}}});
     mod::ByteReader dgc(archive_bytes_, Endian::big, "t.DGC", "dgc");
     Archive a = decode_archive(dgc);
-    mod::scene::Scene sc;
-    sc.skeleton.bones.resize(2);
-    sc.skeleton.bones[0].name = "BONE_A";
-    sc.skeleton.bones[1].name = "BONE_B";
-    const Mesh mesh = fixture_mesh();
-    for (auto [name, bone] : {std::pair{"ELSE", 0u}, std::pair{"MESH_A", 1u}}) {
-        mod::scene::Mesh m;
-        m.name = name;
-        for (const auto& p : mesh.positions) {
-            m.positions.push_back({p[0].value(), p[1].value(), p[2].value()});
-            m.influences.push_back({{bone, 1.0f}});
-        }
-        sc.meshes.push_back(std::move(m));
-    }
     NameTable names = fixture_names();
     ArchiveReweightReport report;
-    Bytes payload = reweight_skin_record(dgc, a, 0, names, sc, std::nullopt, {}, &report);
+    Bytes payload = reweight_skin_record(dgc, a, 0, names, two_sources(0.25f), std::nullopt, {}, &report);
     Skin out = decode_skin(mod::ByteReader(payload, Endian::big));
     BOOST_REQUIRE(report.meshes.size() == 1u);
     BOOST_TEST(report.meshes[0].second.conflicting == 0u);
-    BOOST_TEST(out.sections[0].subsections[0].vertices.empty());          // BONE_A: nothing left
-    BOOST_TEST(out.sections[1].subsections[0].vertices.size() == 4u);     // BONE_B: every position
+    BOOST_REQUIRE(out.sections[0].subsections[0].vertices.size() == 4u);  // BONE_A: every position, 0.25
+    BOOST_TEST(out.sections[0].subsections[0].vertices[3].weight.value() == 0.25f);
+    BOOST_REQUIRE(out.sections[1].subsections[0].vertices.size() == 4u);  // BONE_B: every position, 0.75
+    BOOST_TEST(out.sections[1].subsections[0].vertices[3].weight.value() == 0.75f);
     BOOST_TEST((report.skipped_targets == std::vector<std::string>{hash_text(name_id("OTHER"))}));
+}
+
+// Issue 16: moving every position to BONE_B used to write a SKIN whose BONE_A moves nothing
+// (exit 0); it is refused, and the error names the MESH and the group as the table does.
+BOOST_AUTO_TEST_CASE(a_skin_record_reweight_that_empties_a_group_is_refused_with_names) {
+    Skin skin = fixture_skin();
+    auto archive_bytes_ = archive_bytes(Endian::big, 0x2000,
+                                        {{{"SKIN", "THE_SKIN", "L", encode_skin(skin, Endian::big)},
+                                          {"MESH", "MESH_A", "L", mesh_payload(Endian::big)}}});
+    mod::ByteReader dgc(archive_bytes_, Endian::big, "t.DGC", "dgc");
+    Archive a = decode_archive(dgc);
+    NameTable names = fixture_names();
+    auto err = modtest::catch_error([&] { reweight_skin_record(dgc, a, 0, names, two_sources(0), std::nullopt, {}); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST((err->kind() == mod::ErrorKind::format));
+    BOOST_TEST(err->path() == "mesh[MESH_A].groups[BONE_A]");
+    BOOST_TEST(err->message().find("group BONE_A would lose") != std::string::npos, err->message());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -177,6 +177,24 @@ std::optional<std::int32_t> only_mesh(const EditEnv& env, const NameTable& names
 ReweightOptions reweight_options(const EditEnv& env) {
     ReweightOptions o;
     o.tolerance = static_cast<float>(env.number("tolerance", 1e-4));
+    o.no_match_hint = "raise \"tolerance\", or bring the model to the MESH's unit and axes with \"units\": \"metres\", "
+                      "\"scale\" or \"axis\"";
+    return o;
+}
+
+// How the model is read: the same fields as mesh.replace's "units", "scale" and "axis".
+scene::ImportOptions model_import_options(const EditEnv& env) {
+    scene::ImportOptions o;
+    o.scale = static_cast<float>(env.number("scale", 1.0));
+    try {
+        o.axes = scene::parse_axis_map(env.text("axis", "identity"));
+    } catch (const ManifestError&) {
+        throw;
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::usage) throw;
+        env.fail("axis", e.message());
+    }
+    o.units = env.text("units", "file") == "file" ? scene::Units::file : scene::Units::metres;  // schema: file, metres, meters
     return o;
 }
 
@@ -186,6 +204,7 @@ void plan_skin_reweight(const EditEnv& env, PlannedEdit& out) {
     const std::size_t index = skin_of(env, a, names);
     const Skin skin = decode_skin(payload_reader(dgc_reader(env, a), a, index));
     const auto only = only_mesh(env, names, skin);
+    model_import_options(env);  // a bad "axis" is found when planning
     const std::string label = label_of(names, a.records[index].name_id);
     out.touches.push_back(touch(env.target, record_region(label), 0, to_end, true, "the weights of SKIN " + label));
     std::size_t targets = 0;
@@ -214,7 +233,7 @@ void apply_skin_reweight(EditEnv& env, ReportOut& r) {
     const std::string label = label_of(names, a.records[index].name_id);
     scene::Scene model;
     try {
-        model = scene::import_file(env.path("model"));
+        model = scene::import_file(env.path("model"), model_import_options(env));
     } catch (const Error& e) {
         if (e.kind() != ErrorKind::io) throw;
         env.fail("model", e.what(), e.kind());
@@ -248,10 +267,16 @@ void apply_skin_reweight(EditEnv& env, ReportOut& r) {
         o.AddMember("unmatched", unmatched, r.a).AddMember("unknown_groups", unknown, r.a)
             .AddMember("groups_without_subsection", without, r.a).AddMember("findings", findings, r.a);
         meshes.PushBack(o, r.a);
+        o.AddMember("normalised", std::uint64_t(m.normalised), r.a);
         const std::string where = "SKIN " + label + ", MESH " + name + ": ";
-        if (!m.unmatched.empty())
+        if (auto partial = partial_match_warning(m); !partial.empty())
+            r.warn(where + partial + " (\"tolerance\", \"units\", \"scale\", \"axis\")");
+        else if (!m.unmatched.empty())
             r.warn(where + std::to_string(m.unmatched.size()) + " of " + std::to_string(m.mesh_positions) +
                    " positions matched no model vertex (their weights are kept)");
+        if (m.normalised)
+            r.warn(where + std::to_string(m.normalised) + " matched position(s) had weights not summing to 1 over the "
+                   "groups the SKIN stores: rescaled to sum 1");
         for (const auto& s : m.unknown_groups) r.warn(where + "model group " + s + " is not a section of the SKIN: its weights are dropped");
         for (const auto& s : m.groups_without_subsection)
             r.warn(where + "group " + s + " has no subsection for this mesh: its weights are dropped");

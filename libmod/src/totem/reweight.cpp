@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -90,6 +91,57 @@ std::map<std::int32_t, float> weights_by_group(const WeightSourceVertex& v, std:
 
 }  // namespace
 
+namespace {
+
+std::string coord_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v == 0 ? 0.0 : v);  // no "-0"
+    return buf;
+}
+
+// "[x0, y0, z0] to [x1, y1, z1]" of the finite points, or "no finite point".
+template <class Points, class Get>
+std::string box_text(const Points& points, Get get) {
+    std::array<double, 3> lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    bool any = false;
+    for (const auto& p : points) {
+        const std::array<double, 3> v = get(p);
+        if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2])) continue;
+        any = true;
+        for (int c = 0; c < 3; ++c) {
+            lo[c] = std::min(lo[c], v[c]);
+            hi[c] = std::max(hi[c], v[c]);
+        }
+    }
+    if (!any) return "no finite point";
+    return "[" + coord_text(lo[0]) + ", " + coord_text(lo[1]) + ", " + coord_text(lo[2]) + "] to [" + coord_text(hi[0]) +
+           ", " + coord_text(hi[1]) + ", " + coord_text(hi[2]) + "]";
+}
+
+std::string id_list(const std::vector<std::uint32_t>& ids, std::size_t max = 8) {
+    std::string out;
+    for (std::size_t i = 0; i < ids.size() && i < max; ++i) out += (i ? ", " : "") + std::to_string(ids[i]);
+    if (ids.size() > max) out += ", ... (" + std::to_string(ids.size()) + " in all)";
+    return out;
+}
+
+std::size_t entry_count(const Skin& skin, std::int32_t group) {
+    std::size_t n = 0;
+    for (const auto& sec : skin.sections)
+        if (sec.group_id == group)
+            for (const auto& sub : sec.subsections) n += sub.vertices.size();
+    return n;
+}
+
+}  // namespace
+
+std::string partial_match_warning(const ReweightReport& r) {
+    if (r.mesh_positions == 0 || double(r.matched) >= reweight_partial_match_warning * double(r.mesh_positions)) return {};
+    return "only " + std::to_string(r.matched) + " of " + std::to_string(r.mesh_positions) +
+           " positions matched a model vertex (" + std::to_string(r.unmatched.size()) +
+           " keep their old weights): is the model the same mesh, in the same unit and axes?";
+}
+
 Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
                    std::span<const WeightSourceVertex> source, const ReweightOptions& options,
                    ReweightReport* report_out) {
@@ -132,8 +184,62 @@ Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
         new_weights[k] = std::move(w);
         ++report.matched;
     }
+    auto group_text = [&](std::int32_t g) { return group_names.count(g) ? group_names[g] : hash_text(g); };
+    if (report.matched == 0 && !mesh.positions.empty())
+        throw Error(ErrorKind::format,
+                    "none of the " + std::to_string(mesh.positions.size()) + " positions of MESH " + hash_text(mesh_id) +
+                        " matched a model vertex within tolerance " + coord_text(options.tolerance) + " (MESH spans " +
+                        box_text(mesh.positions, [](const Vec3& v) {
+                            return std::array<double, 3>{v[0].value(), v[1].value(), v[2].value()};
+                        }) +
+                        ", the model " +
+                        box_text(source, [](const WeightSourceVertex& v) {
+                            return std::array<double, 3>{v.position[0], v.position[1], v.position[2]};
+                        }) +
+                        "): " + options.no_match_hint);
 
-    // 2. Which position each normal is paired with (first pairing in strip order).
+    // 2. Which section stores each group for this MESH: the first section of that group with a
+    // subsection on the MESH. A matched position keeps only those groups, normalised to sum 1.
+    std::map<std::int32_t, std::size_t> storing_section;
+    for (std::size_t i = 0; i < skin.sections.size(); ++i)
+        for (const auto& sub : skin.sections[i].subsections)
+            if (targets.count(sub.mesh_index)) {
+                storing_section.emplace(skin.sections[i].group_id, i);
+                break;
+            }
+    std::vector<std::uint32_t> weightless;
+    for (std::size_t k = 0; k < new_weights.size(); ++k) {
+        if (!new_weights[k]) continue;
+        std::map<std::int32_t, float> kept;
+        double sum = 0;
+        for (const auto& [g, wt] : *new_weights[k])
+            if (storing_section.count(g)) {
+                kept.emplace(g, wt);
+                sum += wt;
+            }
+        if (!(sum > 0)) {
+            weightless.push_back(static_cast<std::uint32_t>(k));
+            continue;
+        }
+        if (std::abs(sum - 1.0) > 1e-5) {
+            for (auto& [g, wt] : kept) wt = static_cast<float>(double(wt) / sum);
+            ++report.normalised;
+        }
+        new_weights[k] = std::move(kept);
+    }
+    if (!weightless.empty()) {
+        std::string groups;
+        for (auto g : used_groups)
+            if (!storing_section.count(g)) groups += (groups.empty() ? "" : ", ") + group_text(g);
+        throw Error(ErrorKind::format,
+                    std::to_string(weightless.size()) + " matched position(s) of MESH " + hash_text(mesh_id) +
+                        " (" + id_list(weightless) + ") would be left without weight: the model weights them only in " +
+                        (groups.empty() ? std::string("no group at all")
+                                        : "groups the SKIN has no section or no subsection for on this MESH (" + groups + ")"),
+                    {}, no_offset, index_path("positions", weightless.front()));
+    }
+
+    // 3. Which position each normal is paired with (first pairing in strip order).
     std::vector<std::optional<std::uint32_t>> normal_position(mesh.normals.size());
     for (std::size_t s = 0; s < mesh.strips.size() && s < mesh.strip_corners.size(); ++s) {
         const auto& ids = mesh.strips[s].vertex_ids;
@@ -148,12 +254,15 @@ Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
                new_weights[*normal_position[n]].has_value();
     };
 
-    // 3. Rewrite each targeting subsection: first one per section gets the new entries.
+    // 4. Rewrite each targeting subsection: the storing section's first one gets the new entries.
     Skin out = skin;
     std::set<std::int32_t> section_groups;
-    for (auto& sec : out.sections) {
+    for (std::size_t si = 0; si < out.sections.size(); ++si) {
+        auto& sec = out.sections[si];
         section_groups.insert(sec.group_id);
         bool first = true;
+        const auto storing = storing_section.find(sec.group_id);
+        const bool stores = storing != storing_section.end() && storing->second == si;
         for (auto& sub : sec.subsections) {
             if (!targets.count(sub.mesh_index)) continue;
             std::vector<SkinWeight> verts, norms;
@@ -164,7 +273,7 @@ Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
                     norms.push_back(e);
                     ++report.normals_kept;
                 }
-            if (first) {
+            if (first && stores) {
                 for (std::size_t k = 0; k < new_weights.size(); ++k) {
                     if (!new_weights[k]) continue;
                     auto it = new_weights[k]->find(sec.group_id);
@@ -179,28 +288,44 @@ Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
                         ++report.normals_rewritten;
                     }
                 }
-                first = false;
             }
+            first = false;
             auto by_id = [](const SkinWeight& a, const SkinWeight& b) { return a.id < b.id; };
             std::stable_sort(verts.begin(), verts.end(), by_id);
             std::stable_sort(norms.begin(), norms.end(), by_id);
             sub.vertices = std::move(verts);
             sub.normals = std::move(norms);
         }
-        if (first && used_groups.count(sec.group_id))
-            report.groups_without_subsection.push_back(group_names.count(sec.group_id) ? group_names[sec.group_id]
-                                                                                       : hash_text(sec.group_id));
+        if (first && used_groups.count(sec.group_id) && !storing_section.count(sec.group_id))
+            report.groups_without_subsection.push_back(group_text(sec.group_id));
     }
     for (auto g : used_groups)
-        if (!section_groups.count(g)) report.unknown_groups.push_back(group_names.count(g) ? group_names[g] : hash_text(g));
+        if (!section_groups.count(g)) report.unknown_groups.push_back(group_text(g));
 
+    // 5. Refusals on the result: a group emptied, or an invariant the input kept broken.
+    for (const auto& sec : skin.sections)
+        if (entry_count(skin, sec.group_id) > 0 && entry_count(out, sec.group_id) == 0)
+            throw Error(ErrorKind::format,
+                        "group " + group_text(sec.group_id) + " would lose all its " +
+                            std::to_string(entry_count(skin, sec.group_id)) + " vertex weight(s): the model gives it no weight "
+                            "on the positions it moved; a SKIN group that moves nothing is refused",
+                        {}, no_offset, "groups[" + group_text(sec.group_id) + "]");
+    const auto lookup = [&](std::int32_t id) -> std::optional<MeshExtent> {
+        if (id != mesh_id) return std::nullopt;
+        return MeshExtent{static_cast<std::uint32_t>(mesh.positions.size()), static_cast<std::uint32_t>(mesh.normals.size())};
+    };
+    std::set<std::pair<std::string, std::string>> before;
+    for (const auto& f : check_skin(skin, lookup))
+        if (f.level == Finding::Level::mismatch) before.emplace(f.path, f.message);
     // Only contradictions: notes about the other targets (not range-checked here) are noise.
-    for (auto& f : check_skin(out, [&](std::int32_t id) -> std::optional<MeshExtent> {
-             if (id != mesh_id) return std::nullopt;
-             return MeshExtent{static_cast<std::uint32_t>(mesh.positions.size()),
-                               static_cast<std::uint32_t>(mesh.normals.size())};
-         }))
-        if (f.level == Finding::Level::mismatch) report.findings.push_back(std::move(f));
+    for (auto& f : check_skin(out, lookup)) {
+        if (f.level != Finding::Level::mismatch) continue;
+        if (!before.count({f.path, f.message}))
+            throw Error(ErrorKind::format,
+                        "the reweighted SKIN would break an invariant `totem verify` checks: " + f.message,
+                        {}, no_offset, f.path);
+        report.findings.push_back(std::move(f));
+    }
     if (report_out) *report_out = std::move(report);
     return out;
 }

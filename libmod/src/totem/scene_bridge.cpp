@@ -3,6 +3,7 @@
 #include "libmod/totem/verify.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -21,6 +22,26 @@ std::vector<std::string> bone_names(const Skin& skin, const NameTable& names) {
         std::string base = names.display(sec.group_id), name = base;
         for (int k = 2; !used.insert(name).second; ++k) name = base + "~" + std::to_string(k);
         out.push_back(name);
+    }
+    return out;
+}
+
+// `text` with every "0x" + 8 hex digits the table has a name for replaced by that name.
+std::string with_names(const std::string& text, const NameTable& names) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (text.compare(i, 2, "0x") == 0 && i + 10 <= text.size() &&
+            std::all_of(text.begin() + std::ptrdiff_t(i) + 2, text.begin() + std::ptrdiff_t(i) + 10,
+                        [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }) &&
+            (i + 10 == text.size() || !std::isxdigit(static_cast<unsigned char>(text[i + 10])))) {
+            if (auto id = parse_id(std::string_view(text).substr(i, 10))) {
+                out += names.display(*id);
+                i += 10;
+                continue;
+            }
+        }
+        out += text[i++];
     }
     return out;
 }
@@ -160,8 +181,12 @@ Bytes reweight_skin_record(const ByteReader& dgc, const Archive& archive, std::s
     if (record_kind(archive.records.at(skin_index)) != RecordKind::skin)
         throw Error(ErrorKind::usage, "record " + std::to_string(skin_index) + " is not a SKIN");
     Skin skin = decode_skin(payload_reader(dgc, archive, skin_index));
-    if (only_mesh && std::find(skin.mesh_ids.begin(), skin.mesh_ids.end(), *only_mesh) == skin.mesh_ids.end())
-        throw Error(ErrorKind::usage, "the SKIN does not list mesh " + names.display(*only_mesh));
+    if (only_mesh && std::find(skin.mesh_ids.begin(), skin.mesh_ids.end(), *only_mesh) == skin.mesh_ids.end()) {
+        std::string listed;
+        for (auto t : skin.mesh_ids) listed += (listed.empty() ? "" : ", ") + names.display(t);
+        throw Error(ErrorKind::usage, "the SKIN does not list mesh " + names.display(*only_mesh) + " (targets: " +
+                                          (listed.empty() ? "none" : listed) + ")");
+    }
     std::set<std::int32_t> done;
     const std::vector<std::int32_t> targets = skin.mesh_ids;  // skin is replaced in the loop
     const auto everything = weight_source_from_scene(source);
@@ -175,8 +200,21 @@ Bytes reweight_skin_record(const ByteReader& dgc, const Archive& archive, std::s
         Mesh mesh = decode_mesh(payload_reader(dgc, archive, *rec));
         auto own = weight_source_from_scene(source, names.display(id));
         ReweightReport r;
-        skin = reweight_skin(skin, id, mesh, own.empty() ? everything : own, options, &r);
+        try {
+            skin = reweight_skin(skin, id, mesh, own.empty() ? everything : own, options, &r);
+        } catch (Error& e) {
+            // reweight_skin names MESHes and groups by their hashes; the user knows their names.
+            Error named(e.kind(), with_names(e.message(), names), e.file(), e.offset(), with_names(e.path(), names));
+            named.prefix_path("mesh[" + names.display(id) + "]");
+            throw named;
+        }
         report.meshes.emplace_back(names.display(id), std::move(r));
+    }
+    if (report.meshes.empty()) {
+        std::string skipped;
+        for (const auto& t : report.skipped_targets) skipped += (skipped.empty() ? "" : ", ") + t;
+        throw Error(ErrorKind::format, "nothing to reweight: no target of the SKIN is a MESH record in this archive" +
+                                           (skipped.empty() ? std::string() : " (targets: " + skipped + ")"));
     }
     if (report_out) *report_out = std::move(report);
     return encode_skin(skin, archive.endian);
