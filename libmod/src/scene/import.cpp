@@ -116,6 +116,31 @@ float max_abs_difference(const Mat4& a, const Mat4& b) {
     return d;
 }
 
+// Two placement matrices that move no vertex by more than float noise: every entry within
+// 1e-5 of the larger magnitude (at least 1). Non-finite matrices are never close.
+bool close_matrices(const Mat4& a, const Mat4& b) {
+    float magnitude = 1;
+    for (int i = 0; i < 16; ++i) {
+        if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return false;
+        magnitude = std::max({magnitude, std::abs(a[i]), std::abs(b[i])});
+    }
+    return max_abs_difference(a, b) <= 1e-5f * magnitude;
+}
+
+// Where a mesh instance's vertices go. A skinned mesh is placed where its skin puts it at its
+// bind pose: per bone, global(bone node) * offset maps the mesh's vertices to the scene, and at
+// the bind pose every bone gives the same matrix B, so vertex' = sum of weight * B * vertex =
+// B * vertex. This is what glTF viewers do (the spec ignores a skinned mesh node's transform),
+// what COLLADA readers do with a skin controller's node, and where Blender shows the mesh at
+// rest. Bones posed away from the bind pose disagree: B is the matrix the most weight agrees
+// on, and the mesh node's own transform wins ties, so a file saved in bind pose with a
+// consistent node (every file modkit writes) keeps today's placement and, when the node is the
+// identity, the exact bits.
+struct Placement {
+    Mat4 matrix = identity_matrix;  // B (or the node's global transform for a rigid mesh)
+    bool by_skin = false;           // B is not the node's global transform
+};
+
 // The node tree, flattened in depth-first pre-order (parents before children).
 struct FlatNode {
     const aiNode* node;
@@ -211,6 +236,7 @@ public:
         read_metadata();
         read_materials();
         find_bone_nodes();
+        find_placements();
         build_skeleton();
         conversion_ = conversion_matrix();
         convert_skeleton();
@@ -278,6 +304,59 @@ private:
     }
 
     bool has_bones() const { return !bone_node_of_name_.empty(); }
+
+    // One Placement per mesh instance (node n, its k-th mesh), in node pre-order; the bind
+    // matrices and the mesh conversion walk the instances in the same order.
+    void find_placements() {
+        for (std::size_t n = 0; n < nodes_.size(); ++n) {
+            const aiNode* node = nodes_[n].node;
+            for (unsigned k = 0; k < node->mNumMeshes; ++k)
+                placements_.push_back(placement_of(*ai_.mMeshes[node->mMeshes[k]], node, nodes_[n].global));
+        }
+    }
+
+    Placement placement_of(const aiMesh& mesh, const aiNode* node, const Mat4& node_global) {
+        Placement p;
+        p.matrix = node_global;
+        if (mesh.mNumBones == 0) return p;
+        // A non-finite node transform is refused even where the skin overrides it.
+        if (!std::all_of(node_global.begin(), node_global.end(), [](float v) { return std::isfinite(v); }))
+            inverse(node_global, std::string("transform of node '") + node->mName.C_Str() + "'");
+        // Per bone: its skin matrix and the weight it carries (positive finite weights).
+        std::vector<Mat4> skin(mesh.mNumBones);
+        std::vector<double> weight(mesh.mNumBones, 0.0);
+        for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+            const aiBone& bone = *mesh.mBones[b];
+            skin[b] = multiply(nodes_[bone_node_of_name_.at(bone.mName.C_Str())].global, to_mat4(bone.mOffsetMatrix));
+            for (const aiVertexWeight& w : weights_of(bone))
+                if (w.mWeight > 0 && std::isfinite(w.mWeight)) weight[b] += w.mWeight;
+        }
+        auto agreement = [&](const Mat4& candidate) {
+            double sum = 0;
+            for (unsigned b = 0; b < mesh.mNumBones; ++b)
+                if (close_matrices(skin[b], candidate)) sum += weight[b];
+            return sum;
+        };
+        double best = agreement(node_global);
+        std::optional<unsigned> best_bone;
+        for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+            if (weight[b] <= 0 || close_matrices(skin[b], node_global)) continue;
+            const double a = agreement(skin[b]);
+            if (a > best) {
+                best = a;
+                best_bone = b;
+            }
+        }
+        if (!best_bone) return p;
+        p.by_skin = true;
+        p.matrix = close_matrices(skin[*best_bone], identity_matrix) ? identity_matrix : skin[*best_bone];
+        const char* name = mesh.mName.length ? mesh.mName.C_Str() : node->mName.C_Str();
+        scene_.warnings.push_back(std::string("mesh '") + name +
+                                  "' is placed where its skin puts it (its bones' transforms times their offset "
+                                  "matrices), not by the transform of its node, which differs (glTF and COLLADA "
+                                  "ignore the node transform of a skinned mesh)");
+        return p;
+    }
 
     // Skeleton roots: the lowest common ancestor of the bone nodes, or (when that node also
     // holds or leads to a mesh) the topmost nodes below it that lead to bones without leading
@@ -353,19 +432,22 @@ private:
 
     // bind = global(mesh node) * inverse(offset) for bones that skin something; the node pose
     // (relative to the parent's bind) for the others.
+    // bind = B * inverse(offset), B the mesh's placement (bone space, offset * vertex, is kept):
+    // the node's global transform unless the skin places the mesh elsewhere (Placement).
     void bind_from_offsets() {
         auto& bones = scene_.skeleton.bones;
         std::vector<bool> from_offset(bones.size(), false);
+        std::size_t instance = 0;
         for (std::size_t n = 0; n < nodes_.size(); ++n) {
             const aiNode* node = nodes_[n].node;
-            for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+            for (unsigned k = 0; k < node->mNumMeshes; ++k, ++instance) {
                 const aiMesh* mesh = ai_.mMeshes[node->mMeshes[k]];
+                const Mat4& placed = placements_[instance].matrix;
                 for (unsigned b = 0; b < mesh->mNumBones; ++b) {
                     std::uint32_t index = bone_index(*mesh->mBones[b]);
                     if (from_offset[index]) continue;
                     Mat4 offset = to_mat4(mesh->mBones[b]->mOffsetMatrix);
-                    bones[index].bind = multiply(nodes_[n].global,
-                                                 inverse(offset, "offset matrix of bone '" + bones[index].name + "'"));
+                    bones[index].bind = multiply(placed, inverse(offset, "offset matrix of bone '" + bones[index].name + "'"));
                     from_offset[index] = true;
                 }
             }
@@ -388,8 +470,9 @@ private:
         }
         if (disagreements)
             scene_.warnings.push_back(std::to_string(disagreements) +
-                                      " bone(s) have a bind matrix (from the skin) that differs from their node "
-                                      "pose, first '" + first + "'; the file was probably not saved in bind pose");
+                                      " bone(s) are posed away from where the skin binds them, first '" + first +
+                                      "': the mesh and the skeleton are taken at the bind pose (their offset "
+                                      "matrices), and that pose of the file is not used");
     }
 
     Mat4 conversion_matrix() const {
@@ -414,9 +497,10 @@ private:
     }
 
     void build_meshes() {
+        std::size_t instance = 0;
         for (std::size_t n = 0; n < nodes_.size(); ++n) {
             const aiNode* node = nodes_[n].node;
-            for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+            for (unsigned k = 0; k < node->mNumMeshes; ++k, ++instance) {
                 const aiMesh* mesh = ai_.mMeshes[node->mMeshes[k]];
                 if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || !has_triangle(*mesh)) continue;
                 if (mesh->mMaterialIndex >= scene_.materials.size())
@@ -424,7 +508,7 @@ private:
                          std::to_string(mesh->mMaterialIndex) + " of " + std::to_string(scene_.materials.size()));
                 if (mesh->mNumBones == 0 && !options_.allow_unskinned)
                     fail(std::string("mesh '") + mesh->mName.C_Str() + "' has no bones, and a skinned mesh is required");
-                scene_.meshes.push_back(convert_mesh(*mesh, node, multiply(conversion_, nodes_[n].global)));
+                scene_.meshes.push_back(convert_mesh(*mesh, node, multiply(conversion_, placements_[instance].matrix)));
             }
         }
     }
@@ -592,6 +676,7 @@ private:
     const aiScene& ai_;
     const ImportOptions& options_;
     std::vector<FlatNode> nodes_;
+    std::vector<Placement> placements_;  // per mesh instance, node pre-order
     Scene scene_;
     std::vector<bool> is_bone_node_;
     std::map<std::string, std::int32_t> bone_node_of_name_;
