@@ -98,7 +98,8 @@ int preview_file(const po::variables_map& vm, const Global& g) {
 
 const Registrar preview_group({"preview", "a PNG picture of any model file Assimp reads (FBX, glTF/GLB, DAE, OBJ, ...)", {
     {"preview", "MODEL_FILE OUT.png [--view front|side|top] [--size N] [--untextured]",
-     "render the model (orthographic, z-buffered, textured; front and side without --view)",
+     "render the model, shaded (orthographic, z-buffered; front and side without --view); materials and "
+     "textures of the file are not read",
      [](auto& o, auto& p) {
          o.add_options()("model", po::value<std::string>(), "model file")("out", po::value<std::string>(), "output PNG");
          declare_preview_options(o);
