@@ -139,6 +139,7 @@ void result_table(std::string& html, const Json& result, bool open) {
 }
 
 void edit_section(Section& s, const Json& edit, std::size_t index) {
+    s.anchor = edit_anchor(index);
     const std::string op = text_of(edit, "op"), id = text_of(edit, "id");
     s.html += "<div class=\"edit\" id=\"" + edit_anchor(index) + "\">\n<h2>" + esc(id) + " <span class=\"mono\">[" + esc(op) +
               "]</span></h2>\n<p>" + esc(text_of(edit, "summary")) + "<br><span class=\"note\">" +
@@ -202,7 +203,7 @@ std::string report_page(const std::string& report_json, const ReportPageOptions&
         }
         html += "</p>\n";
     }
-    Section s{files, options, html};
+    Section s{files, options, html, {}, {}};
     if (edits && edits->IsArray()) {
         std::size_t i = 0;
         for (const auto& e : edits->GetArray()) edit_section(s, e, i++);

@@ -65,6 +65,8 @@ struct Section {
     Files& files;
     const ReportPageOptions& options;
     std::string& html;
+    std::string anchor;                          // of the edit being written ("edit-3")
+    std::map<std::string, std::string> drawn;    // model pictures already on the page -> anchor
 };
 
 // Stadium model `index` of the ROM at `path` (a report path); nullptr and `why` when the file or

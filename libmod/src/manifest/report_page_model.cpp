@@ -239,10 +239,18 @@ void model_section(Section& s, const Json& edit) {
         make = stadium_scene(s.files, *index);
         what = "model " + std::to_string(*index);
     }
+    // One file's model is drawn once: later edits of it point there ("after" is the output file).
+    const std::string key = input + "\n" + what;
+    if (auto it = s.drawn.find(key); it != s.drawn.end()) {
+        s.html += "<p>Pictures of " + esc(what) + " before and after: <a href=\"#" + it->second +
+                  "-model\">above</a> (after every edit of the file).</p>\n";
+        return;
+    }
     const Side before = load_side(s.files, input, make), after = load_side(s.files, output, make);
     // A replaced entry need not be a model: nothing to draw then.
     if ((op == "entry.replace" || op == "fragment.bytes") && !before.scene && !after.scene) return;
-    s.html += "<h3>" + esc(what) + "</h3>\n";
+    s.drawn[key] = s.anchor;
+    s.html += "<h3 id=\"" + s.anchor + "-model\">" + esc(what) + "</h3>\n";
     if (!before.scene) note(s, "before: " + before.why);
     if (!after.scene) note(s, "after: " + (output.empty() ? std::string("the report names no output for ") + input : after.why));
     std::optional<render::Box> bb, ba;

@@ -1,0 +1,257 @@
+// The report page (report.html): written by apply beside every report.json, rebuilt identically
+// by `modkit report`, self-contained (no script, no link, no external URL, every picture a
+// data: URI), with the hand-computed colours of the palette edits, escaped text, and every
+// section still there (with a note) when the files it names are gone.
+#include "test_support.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/image/png.hpp"
+#include "libmod/manifest/report_page.hpp"
+#include "libmod/sample/examples.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+using modtest::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path examples_dir() { return fs::path(MODKIT_SOURCE_DIR) / "examples"; }
+
+std::string text_of(const fs::path& p) {
+    const mod::Bytes b = mod::read_file(p);
+    return std::string(b.begin(), b.end());
+}
+
+// Copies the example, writes its inputs and runs `modkit apply` on its manifests.
+modtest::CliResult run_example(const std::string& name, const fs::path& work) {
+    fs::copy(examples_dir() / name, work, fs::copy_options::recursive);
+    mod::sample::write_example_inputs(work);
+    const auto exp = mod::sample::read_example_expectation(work / "expected.txt");
+    std::vector<std::string> args{"apply"};
+    for (const auto& m : exp.manifests) args.push_back((work / m).string());
+    args.push_back("-q");
+    return modtest::run_cli(args);
+}
+
+// The value of attribute `name` of every tag `tag` ("img", "a", ...).
+std::vector<std::string> attributes(const std::string& html, const std::string& tag, const std::string& name) {
+    std::vector<std::string> out;
+    for (std::size_t at = html.find("<" + tag); at != std::string::npos; at = html.find("<" + tag, at + 1)) {
+        const std::size_t end = html.find('>', at);
+        const std::string t = html.substr(at, end - at);
+        const std::size_t a = t.find(" " + name + "=\"");
+        if (a == std::string::npos) continue;
+        const std::size_t from = a + name.size() + 3;
+        out.push_back(t.substr(from, t.find('"', from) - from));
+    }
+    return out;
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+}
+
+// The self-containment rules, checked on the text.
+void check_self_contained(const std::string& html, const std::string& name) {
+    BOOST_TEST_INFO(name);
+    BOOST_TEST(html.rfind("<!DOCTYPE html>", 0) == 0);
+    BOOST_TEST_INFO(name);
+    BOOST_TEST(html.find("<script") == std::string::npos);
+    BOOST_TEST_INFO(name);
+    BOOST_TEST(html.find("<link") == std::string::npos);
+    BOOST_TEST_INFO(name);
+    BOOST_TEST(html.find("@import") == std::string::npos);
+    BOOST_TEST_INFO(name);
+    BOOST_TEST(html.find("url(") == std::string::npos);
+    // A URL (http://, https://, any scheme://, file:) may only appear as text between tags,
+    // never inside one (base64 has no ':', so data URIs cannot hide one).
+    for (const std::string scheme : {"://", "file:"}) {
+        for (std::size_t at = html.find(scheme); at != std::string::npos; at = html.find(scheme, at + 1)) {
+            const std::size_t open = html.rfind('<', at), close = html.rfind('>', at);
+            BOOST_TEST_INFO(name + ": " + html.substr(at > 40 ? at - 40 : 0, 80));
+            BOOST_TEST((open == std::string::npos || (close != std::string::npos && close > open)));
+        }
+    }
+    const auto srcs = attributes(html, "img", "src");
+    BOOST_TEST_INFO(name);
+    BOOST_TEST(srcs.size() == count(html, "<img"));
+    for (const auto& s : srcs) {
+        BOOST_TEST_INFO(name);
+        BOOST_TEST(s.rfind("data:image/png;base64,", 0) == 0);
+    }
+    for (const auto& h : attributes(html, "a", "href")) {
+        BOOST_TEST_INFO(name + ": href " + h);
+        BOOST_TEST(h.rfind("#", 0) == 0);
+    }
+}
+
+// The after swatch of `slot` in the palette block of edit `edit` ("edit-1").
+std::string after_swatch_style(const std::string& html, const std::string& edit, unsigned slot) {
+    const std::size_t section = html.find("id=\"" + edit + "\"");
+    if (section == std::string::npos) return {};
+    const std::size_t cell = html.find("data-slot=\"" + std::to_string(slot) + "\"", section);
+    if (cell == std::string::npos) return {};
+    const std::size_t sw = html.find("class=\"sw after\" style=\"", cell);
+    if (sw == std::string::npos) return {};
+    const std::size_t from = sw + 24;
+    return html.substr(from, html.find('"', from) - from);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(report_page)
+
+BOOST_AUTO_TEST_CASE(every_example_that_applies_writes_a_self_contained_page_that_modkit_report_rebuilds) {
+    std::size_t pages = 0;
+    for (const auto& e : fs::directory_iterator(examples_dir())) {
+        if (!fs::exists(e.path() / "expected.txt")) continue;
+        const std::string name = e.path().filename().string();
+        TempDir tmp;
+        const fs::path work = tmp / name;
+        const auto r = run_example(name, work);
+        const auto exp = mod::sample::read_example_expectation(e.path() / "expected.txt");
+        if (exp.exit != 0) continue;
+        BOOST_TEST_INFO(name + ": " + r.err);
+        BOOST_TEST(r.exit_code == 0);
+        if (r.exit_code != 0) continue;
+        std::size_t here = 0;
+        for (const auto& f : fs::recursive_directory_iterator(work / "out")) {
+            if (f.path().filename() != "report.json") continue;
+            ++here;
+            const fs::path page = f.path().parent_path() / "report.html";
+            BOOST_TEST_INFO(name);
+            BOOST_REQUIRE(fs::exists(page));
+            const std::string html = text_of(page);
+            check_self_contained(html, name);
+            BOOST_TEST_INFO(name);
+            BOOST_TEST(html.find("Written files") != std::string::npos);
+            // No section failed to draw, and the files it needed were all found.
+            BOOST_TEST_INFO(name);
+            BOOST_TEST(html.find("could not be made") == std::string::npos);
+            BOOST_TEST_INFO(name);
+            BOOST_TEST(html.find("cannot read") == std::string::npos);
+            // Rebuilt from the files on disk: the same page.
+            const fs::path again = tmp / "again.html";
+            const auto rr = modtest::run_cli({"report", f.path().string(), again.string()});
+            BOOST_TEST_INFO(name + ": " + rr.err);
+            BOOST_REQUIRE_EQUAL(rr.exit_code, 0);
+            BOOST_TEST_INFO(name);
+            BOOST_TEST((text_of(again) == html));
+            ++pages;
+        }
+        BOOST_TEST_INFO(name);
+        BOOST_TEST(here >= 1u);
+    }
+    BOOST_TEST(pages >= 4u);  // stadium-recolour, shred-replace-fbx, totem-reweight, three-games (x3)
+}
+
+BOOST_AUTO_TEST_CASE(the_recolour_page_shows_the_hand_rounded_colours_and_every_part) {
+    TempDir tmp;
+    const fs::path work = tmp / "stadium-recolour";
+    BOOST_REQUIRE_EQUAL(run_example("stadium-recolour", work).exit_code, 0);
+    const std::string html = text_of(work / "out/report/report.html");
+    // Edit "outline" (edit-1) sets slot 1 to FFD700: RGBA5551 R 31, G 215 * 31 / 255 = 26.1 -> 26,
+    // B 0, alpha 1 = 0xFE81; shown by 5-bit expansion v << 3 | v >> 2: R 248 | 7 = 255,
+    // G 208 | 6 = 214, B 0.
+    BOOST_TEST(after_swatch_style(html, "edit-1", 1) == "background:rgb(255,214,0)");
+    BOOST_TEST(html.find("0xFE81") != std::string::npos);
+    BOOST_TEST(html.find("rgb(255,214,0) #FFD600") != std::string::npos);
+    // The slot is marked changed in that edit; slots 0 and 1 are marked locked in edit "body".
+    const std::size_t outline = html.find("id=\"edit-1\"");
+    BOOST_TEST(html.find("class=\"slot changed\" data-slot=\"1\"", outline) < html.find("id=\"edit-2\""));
+    const std::size_t body = html.find("id=\"edit-0\"");
+    BOOST_TEST(html.find("class=\"slot locked\" data-slot=\"0\"", body) < outline);
+    BOOST_TEST(html.find("class=\"slot locked\" data-slot=\"1\"", body) < outline);
+    // A locked slot keeps its colour: before and after swatches alike.
+    const std::size_t slot0 = html.find("data-slot=\"0\"", body);
+    const std::size_t b0 = html.find("class=\"sw before\" style=\"", slot0), a0 = html.find("class=\"sw after\" style=\"", slot0);
+    BOOST_TEST(html.substr(b0 + 25, 30) == html.substr(a0 + 24, 30));
+    // The rounding warning is in the highlighted box at the top, before the first edit.
+    const std::size_t box = html.find("class=\"warnings\"");
+    BOOST_TEST(box < body);
+    BOOST_TEST(html.find("1 colour(s) rounded to RGBA5551", box) < body);
+    // The texture: before, after, the PNG and the heat map, at 8x (16 x 16 texels -> 128 px);
+    // the heat map's mean over the 256 opaque texels agrees with the report's own figure.
+    BOOST_TEST(html.find("alt=\"before (8×)\"") != std::string::npos);
+    BOOST_TEST(html.find("alt=\"after (8×)\"") != std::string::npos);
+    BOOST_TEST(html.find("alt=\"asked for: assets/cheeks.png\"") != std::string::npos);
+    BOOST_TEST(html.find("&Delta;E against the PNG: mean 0.75, max 1.30 (256 opaque texels)") != std::string::npos);
+    BOOST_TEST(html.find("reported against the PNG: mean &Delta;E 0.75, max 1.30") != std::string::npos);
+    // Models 1 and 2 drawn once each (front and side, before and after); later edits of model 1 link there.
+    BOOST_TEST(count(html, "alt=\"before (front, side)\"") == 2u);
+    BOOST_TEST(count(html, "alt=\"after (front, side)\"") == 2u);
+    BOOST_TEST(count(html, "href=\"#edit-0-model\"") == 2u);
+    // The outputs with their sizes and hashes.
+    const std::string report = text_of(work / "out/report/report.json");
+    const std::size_t sha = report.find("\"sha1\"", report.find("\"outputs\""));
+    BOOST_TEST(html.find(report.substr(report.find('"', sha + 7) + 1, 40)) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_shred_page_shows_counts_boxes_and_the_influence_histogram) {
+    TempDir tmp;
+    const fs::path work = tmp / "shred-replace-fbx";
+    BOOST_REQUIRE_EQUAL(run_example("shred-replace-fbx", work).exit_code, 0);
+    const std::string html = text_of(work / "out/report/report.html");
+    BOOST_TEST(html.find("mesh 1 of quartet skater01") != std::string::npos);
+    BOOST_TEST(html.find("<th>batches</th>") != std::string::npos);
+    BOOST_TEST(html.find("source after the 4-influence limit") != std::string::npos);
+    BOOST_TEST(html.find("largest extent after / before: 1.000×") != std::string::npos);
+    BOOST_TEST(count(html, "(front, side)\"") == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(text_from_files_is_escaped_and_missing_files_become_notes) {
+    const std::string report = R"({"modkit_report": 1,
+      "manifests": [{"file": "m<1>.json", "name": "<script>alert(1)</script>", "game": "pokemon-stadium"}],
+      "inputs": [{"path": "gone/base&.z64", "kind": "rom", "size": 1, "sha1": "0000000000000000000000000000000000000000",
+                  "crc32": "00000000", "notes": ["a \"note\" <b>"]}],
+      "edits": [{"manifest": "m<1>.json", "id": "x\"><img src=x>", "op": "palette.set", "line": 1, "column": 1,
+                 "input": "rom", "summary": "s <i>", "touches": [{"file": "gone/base&.z64", "region": "r", "begin": 0,
+                 "end": null, "exclusive": true, "what": "w"}], "limits": [],
+                 "result": {"model": 1, "palettes": [{"palette": 0, "format": "rgba5551", "before": ["0x0001", "0xFFFF"],
+                   "changes": [{"slot": 1, "before": "0xFFFF", "after": "0xF801", "requested": "FF0000FF",
+                                "result": "FF0000FF", "rounded": false, "rounding_delta_e": 0}],
+                   "locked": [0], "textures": []}]},
+                 "warnings": ["w <u>"], "ms": 1}],
+      "outputs": [], "warnings": ["x: w <u>"], "timings_ms": {}})";
+    TempDir tmp;
+    mod::manifest::ReportPageOptions o;
+    o.base_dir = tmp.path();
+    const std::string html = mod::manifest::report_page(report, o);
+    check_self_contained(html, "hostile report");
+    BOOST_TEST(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+    BOOST_TEST(html.find("x&quot;&gt;&lt;img src=x&gt;") != std::string::npos);
+    BOOST_TEST(count(html, "<img") == 0u);  // no picture: the files are missing
+    BOOST_TEST(html.find("cannot read gone/base&amp;.z64") != std::string::npos);
+    // The palette is drawn from the report alone: 0xF801 -> rgb(255,0,0); 0x0001 -> rgb(0,0,0).
+    BOOST_TEST(after_swatch_style(html, "edit-0", 1) == "background:rgb(255,0,0)");
+    BOOST_TEST(html.find("class=\"slot locked\" data-slot=\"0\"") != std::string::npos);
+    // Not a report: a format error.
+    BOOST_CHECK_THROW(mod::manifest::report_page("{\"x\": 1}"), mod::Error);
+    BOOST_CHECK_THROW(mod::manifest::report_page("not json"), mod::Error);
+}
+
+BOOST_AUTO_TEST_CASE(a_file_changed_since_the_report_is_not_drawn_from) {
+    TempDir tmp;
+    const fs::path work = tmp / "stadium-recolour";
+    BOOST_REQUIRE_EQUAL(run_example("stadium-recolour", work).exit_code, 0);
+    mod::Bytes rom = mod::read_file(work / "out/stadium-recolour.z64");
+    rom[0x2000] ^= 1;
+    mod::write_file_atomic(work / "out/stadium-recolour.z64", rom);
+    const fs::path page = tmp / "page.html";
+    const auto r = modtest::run_cli({"report", (work / "out/report/report.json").string(), page.string()});
+    BOOST_REQUIRE_EQUAL(r.exit_code, 0);
+    const std::string html = text_of(page);
+    BOOST_TEST(html.find("its SHA-1 differs") != std::string::npos);
+    BOOST_TEST(count(html, "alt=\"after (front, side)\"") == 0u);
+    BOOST_TEST(count(html, "alt=\"before (front, side)\"") == 2u);
+    // The page never overwrites a file it reads.
+    const auto clash = modtest::run_cli({"report", (work / "out/report/report.json").string(),
+                                         (work / "base/stadium/pokemon_stadium_sample.z64").string()});
+    BOOST_TEST(clash.exit_code == 3);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
