@@ -311,4 +311,41 @@ BOOST_AUTO_TEST_CASE(an_output_that_is_an_input_of_another_edit_is_refused) {
     BOOST_TEST(!fs::exists(tmp / "out"));
 }
 
+BOOST_AUTO_TEST_CASE(plan_problems_are_all_reported_and_the_exit_code_follows_the_first) {
+    TempDir tmp;
+    write_bytes(tmp / "base/stadium.z64", sample_rom());
+    // A fragment offset inside the header (usage), then a wrong expectation (conflict).
+    const std::string text = manifest(
+        R"({"op": "fragment.bytes", "entry": 1, "offset": 16, "expect": "00", "bytes": "01"},
+           {"op": "bytes.patch", "offset": "0x20", "expect": "00", "bytes": "01"})");
+    std::vector<Diagnostic> d;
+    mod::ErrorKind kind = mod::ErrorKind::format;
+    try {
+        apply_in(tmp.path(), {text});
+    } catch (const ManifestError& e) {
+        d = e.diagnostics();
+        kind = e.kind();
+    }
+    BOOST_REQUIRE_EQUAL(d.size(), 2u);
+    BOOST_TEST(d[0].message.find("the first 0x20 bytes are the FRAGMENT header") != std::string::npos);
+    BOOST_TEST(d[1].message.find("not the expected 00") != std::string::npos);
+    BOOST_TEST(kind == mod::ErrorKind::usage);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_base_file_is_an_io_error_at_its_path) {
+    TempDir tmp;
+    std::vector<Diagnostic> d;
+    mod::ErrorKind kind = mod::ErrorKind::format;
+    try {
+        apply_in(tmp.path(), {manifest(R"({"op": "bytes.patch", "offset": 0, "expect": "80", "bytes": "80"})")});
+    } catch (const ManifestError& e) {
+        d = e.diagnostics();
+        kind = e.kind();
+    }
+    BOOST_REQUIRE_EQUAL(d.size(), 1u);
+    BOOST_TEST(kind == mod::ErrorKind::io);
+    BOOST_TEST(d[0].where == "inputs.rom.path");
+    BOOST_TEST(d[0].message.find("cannot read base/stadium.z64") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

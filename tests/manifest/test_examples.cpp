@@ -13,8 +13,6 @@
 #include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 
-#include <fstream>
-#include <sstream>
 
 using modtest::TempDir;
 namespace fs = std::filesystem;
@@ -23,34 +21,8 @@ namespace {
 
 fs::path examples_dir() { return fs::path(MODKIT_SOURCE_DIR) / "examples"; }
 
-struct Expected {
-    std::vector<std::string> manifests;
-    int exit = 0;
-    std::string stderr_text;
-    bool has_stderr = false;
-};
-
-Expected read_expected(const fs::path& file) {
-    Expected e;
-    std::ifstream in(file);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (e.has_stderr) {
-            e.stderr_text += line + "\n";
-            continue;
-        }
-        std::istringstream words(line);
-        std::string key;
-        words >> key;
-        if (key == "manifests:")
-            for (std::string m; words >> m;) e.manifests.push_back(m);
-        else if (key == "exit:")
-            words >> e.exit;
-        else if (key == "stderr:")
-            e.has_stderr = true;
-    }
-    return e;
-}
+using Expected = mod::sample::ExampleExpectation;
+Expected read_expected(const fs::path& file) { return mod::sample::read_example_expectation(file); }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
     for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);

@@ -69,8 +69,8 @@ BOOST_AUTO_TEST_CASE(a_misspelt_enum_value_is_located_and_corrected) {
     BOOST_TEST(d[0].line == 7u);
     BOOST_TEST(d[0].column == 82u);
     BOOST_TEST(d[0].where == "edits[1].mode");
-    BOOST_TEST(d[0].text() == "mod.json:7:82: edits[1].mode: \"constrianed\" is not one of reindex, constrained, fork, "
-                              "shared (did you mean \"constrained\"?)");
+    BOOST_TEST(d[0].text() == "mod.json:7:82: edits[1].mode: \"constrianed\" is not one of auto, reindex, constrained, "
+                              "fork, shared (did you mean \"constrained\"?)");
 }
 
 BOOST_AUTO_TEST_CASE(every_problem_is_reported_in_one_run) {
@@ -181,6 +181,18 @@ BOOST_AUTO_TEST_CASE(every_operation_of_the_schema_has_an_implementation) {
         BOOST_TEST(std::any_of(ops.begin(), ops.end(), [&](const auto& p) { return p.first == name; }));
     }
     BOOST_TEST(manifest_schema().find("\"op.mesh.replace\"") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(an_edit_without_op_and_a_bad_branch_value_get_one_precise_message_each) {
+    const std::string text = R"({"modkit": 1, "name": "x", "game": "pokemon-stadium",
+"inputs": {"rom": {"path": "a.z64"}}, "outputs": {"rom": "b.z64"},
+"edits": [{"model": 1}, {"op": "palette.hsv", "model": 1, "palette": 0, "lock": [300]}]})";
+    const auto d = problems(text);
+    const std::string s = all(d);
+    BOOST_TEST_INFO(s);
+    BOOST_REQUIRE_EQUAL(d.size(), 2u);
+    BOOST_TEST(d[0].text() == "mod.json:3:11: edits[0]: missing required field \"op\"");
+    BOOST_TEST(d[1].text() == "mod.json:3:82: edits[1].lock[0]: must be at most 255, got 300");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

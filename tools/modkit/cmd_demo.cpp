@@ -12,8 +12,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include <chrono>
 #include <cstdio>
@@ -51,18 +49,7 @@ int run_code(const std::vector<std::string>& args) {
 
 // Runs `modkit ARGS…` in-process; a failure is reported as a failed check, not thrown.
 bool run(Checks& checks, const std::vector<std::string>& args) {
-    std::string line = "modkit";
-    for (const auto& a : args) line += " " + a;
-    std::printf("$ %s\n", line.c_str());
-    std::fflush(stdout);
-    int code = 0;
-    try {
-        code = run_group(groups().at(args.at(0)), std::vector<std::string>(args.begin() + 1, args.end()));
-    } catch (const mod::Error& e) {
-        std::printf("  error: %s\n", e.what());
-        code = mod::exit_code(e.kind());
-    }
-    std::fflush(stdout);
+    const int code = run_code(args);
     checks.expect(code == 0, "exit code " + std::to_string(code));
     return code == 0;
 }
@@ -161,29 +148,6 @@ fs::path examples_source(const po::variables_map& vm) {
     return fs::path(MODKIT_SOURCE_DIR) / "examples";
 }
 
-struct Expected {
-    std::vector<std::string> manifests;
-    int exit = 0;
-};
-
-Expected read_expected(const fs::path& file) {
-    Expected e;
-    std::ifstream in(file);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream words(line);
-        std::string key;
-        words >> key;
-        if (key == "manifests:")
-            for (std::string m; words >> m;) e.manifests.push_back(m);
-        else if (key == "exit:")
-            words >> e.exit;
-        else if (key == "stderr:")
-            break;
-    }
-    return e;
-}
-
 // Each example on a fresh copy of the sample games: apply, check the exit code, then check
 // what it wrote: every patch applied to its original gives the output, and the outputs pass
 // the game's own verification.
@@ -202,7 +166,7 @@ void demo_examples(const fs::path& dir, const fs::path& source, Checks& checks) 
         fs::create_directories(work);
         for (const auto& f : fs::directory_iterator(ex)) fs::copy(f.path(), work / f.path().filename(), fs::copy_options::recursive);
         mod::sample::write_example_inputs(work);
-        const Expected exp = read_expected(work / "expected.txt");
+        const auto exp = mod::sample::read_example_expectation(work / "expected.txt");
         std::vector<std::string> args{"apply"};
         for (const auto& m : exp.manifests) args.push_back((work / m).string());
         args.push_back("-q");

@@ -88,6 +88,7 @@ namespace detail {
 Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
     Build b;
     std::vector<Diagnostic> out;
+    ErrorKind kind = ErrorKind::format;
     for (std::size_t mi = 0; mi < manifests.size(); ++mi) {
         const Manifest& m = manifests[mi];
         std::set<std::string> name_tables;
@@ -107,6 +108,7 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                 try {
                     f.original = read_file(in.path);
                 } catch (const Error& e) {
+                    if (out.empty()) kind = e.kind();  // io for a missing or unreadable file
                     out.push_back(m.at(pointer_join(pointer_join("/inputs", in.name), "path"),
                                        "cannot read " + in.path_text + ": " + e.message()));
                     continue;
@@ -140,7 +142,7 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                 if (a != b.input_keys.end() && n != b.input_keys.end()) b.files[a->second].names_key = n->second;
             }
     }
-    if (!out.empty()) throw ManifestError(ErrorKind::format, std::move(out));
+    if (!out.empty()) throw ManifestError(kind, std::move(out));
     return b;
 }
 
@@ -180,11 +182,11 @@ void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads
                 EditEnv env = env_for(b, m, mi, e, threads);
                 ops.at(e.op).plan(env, p);
             } catch (const ManifestError& err) {
+                if (out.empty()) kind = err.kind();  // the exit code follows the first problem
                 out.insert(out.end(), err.diagnostics().begin(), err.diagnostics().end());
-                kind = err.kind();
             } catch (const Error& err) {
+                if (out.empty()) kind = err.kind();
                 out.push_back(located(m, e, err));
-                kind = err.kind();
             }
             b.plan.edits.push_back(std::move(p));
             b.edit_refs.push_back({mi, &e});

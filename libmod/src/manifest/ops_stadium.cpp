@@ -61,6 +61,18 @@ Touch palette_touch(const EditEnv& env, std::size_t index, const ModelPalette& p
                  "palette " + std::to_string(palette) + " slots " + ranges_text(slots));
 }
 
+// One exclusive touch per run of consecutive slots, so a locked slot between two runs stays
+// free for other edits.
+void add_slot_runs(const EditEnv& env, PlannedEdit& out, std::size_t index, const ModelPalette& p, std::size_t palette,
+                   const std::vector<unsigned>& slots) {
+    for (std::size_t i = 0; i < slots.size();) {
+        std::size_t j = i;
+        while (j + 1 < slots.size() && slots[j + 1] == slots[j] + 1) ++j;
+        out.touches.push_back(palette_touch(env, index, p, palette, {slots.begin() + long(i), slots.begin() + long(j) + 1}));
+        i = j + 1;
+    }
+}
+
 const ModelPalette& palette_of(const EditEnv& env, const Model& m, std::uint64_t palette, const char* field) {
     if (palette >= m.palettes.size())
         env.fail(field, "model " + std::to_string(env.u64("model")) + " has " + std::to_string(m.palettes.size()) +
@@ -183,13 +195,7 @@ void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
             if (s >= p.color_count)
                 env.fail("slots", "palette " + std::to_string(pal) + " has " + std::to_string(p.color_count) +
                                       " slots; there is no slot " + std::to_string(s));
-        // Contiguous runs, so a locked slot in the middle stays free for other edits.
-        for (std::size_t i = 0; i < slots.size();) {
-            std::size_t j = i;
-            while (j + 1 < slots.size() && slots[j + 1] == slots[j] + 1) ++j;
-            out.touches.push_back(palette_touch(env, index, p, pal, {slots.begin() + long(i), slots.begin() + long(j) + 1}));
-            i = j + 1;
-        }
+        add_slot_runs(env, out, index, p, pal, slots);
     }
     add_model_touches(env, out, index);
     const auto s = shift_of(env);
@@ -217,7 +223,7 @@ void apply_palette_hsv(EditEnv& env, ReportOut& r) {
 
 TextureReplaceOptions texture_options(const EditEnv& env) {
     TextureReplaceOptions t;
-    t.mode = parse_ci_mode(env.text("mode", "reindex"));
+    t.mode = parse_ci_mode(env.text("mode", "auto"));  // schema: the CiMode names, default auto
     if (env.has("format")) t.format = n64::parse_texel_format(env.text("format"));
     t.allow_resize = env.flag("resize", false);
     t.locked = env.slots("lock");
@@ -230,16 +236,23 @@ void check_texture_counts(const EditEnv& env, const std::vector<std::uint64_t>& 
     if (textures.size() != pngs)
         env.fail("png", "gives " + std::to_string(pngs) + " PNG(s) for " + std::to_string(textures.size()) +
                             " texture(s): give one per texture");
-    if (textures.size() > 1 && mode != CiMode::shared) env.fail("texture", "several textures at once need \"mode\": \"shared\"");
+    if (textures.size() > 1 && mode != CiMode::shared && mode != CiMode::automatic)
+        env.fail("texture", "several textures at once need \"mode\": \"shared\" (or \"auto\")");
+}
+
+// auto with several textures: the one mode that fits them, shared.
+CiMode effective_mode(CiMode mode, std::size_t textures) {
+    return mode == CiMode::automatic && textures > 1 ? CiMode::shared : mode;
 }
 
 void plan_texture_replace(const EditEnv& env, PlannedEdit& out) {
     const Opened o = open(env);
     const std::size_t index = env.u64("model");
     const Model m = read_archive_model(o.archive, index);
-    const auto opt = texture_options(env);
+    auto opt = texture_options(env);
     const auto textures = env.u64_list("texture");
     check_texture_counts(env, textures, env.text_list("png").size(), opt.mode);
+    opt.mode = effective_mode(opt.mode, textures.size());
     for (auto t : textures) {
         if (t >= m.textures.size())
             env.fail("texture", "model " + std::to_string(index) + " has " + std::to_string(m.textures.size()) +
@@ -249,7 +262,7 @@ void plan_texture_replace(const EditEnv& env, PlannedEdit& out) {
                                     true, "texels of texture " + std::to_string(t)));
         out.touches.push_back(touch(env.target, entry_region(index) + ".texture[" + std::to_string(t) + "]", 0, to_end,
                                     true, "texture " + std::to_string(t) + " (descriptor and load)"));
-        // The CI modes that rewrite the drawing palette claim its unlocked slots.
+        // The CI modes that rewrite the drawing palette claim its unlocked slots (auto may pick one).
         if (opt.mode != CiMode::fork)
             for (std::size_t pi = 0; pi < m.palettes.size(); ++pi) {
                 bool draws = false;
@@ -258,13 +271,7 @@ void plan_texture_replace(const EditEnv& env, PlannedEdit& out) {
                 std::vector<unsigned> slots;
                 for (unsigned s = 0; s < m.palettes[pi].color_count; ++s)
                     if (!std::binary_search(opt.locked.begin(), opt.locked.end(), s)) slots.push_back(s);
-                for (std::size_t i = 0; i < slots.size();) {
-                    std::size_t j = i;
-                    while (j + 1 < slots.size() && slots[j + 1] == slots[j] + 1) ++j;
-                    out.touches.push_back(palette_touch(env, index, m.palettes[pi], pi,
-                                                        {slots.begin() + long(i), slots.begin() + long(j) + 1}));
-                    i = j + 1;
-                }
+                add_slot_runs(env, out, index, m.palettes[pi], pi, slots);
             }
     }
     if (opt.allow_resize)
@@ -291,10 +298,12 @@ void apply_texture_replace(EditEnv& env, ReportOut& r) {
     const Opened o = open(env);
     const std::size_t index = env.u64("model");
     const Model m = read_archive_model(o.archive, index);
-    const auto opt = texture_options(env);
+    auto opt = texture_options(env);
     const auto textures = env.u64_list("texture");
     const auto pngs = env.text_list("png");
     check_texture_counts(env, textures, pngs.size(), opt.mode);
+    const CiMode requested = opt.mode;
+    opt.mode = effective_mode(opt.mode, textures.size());
     std::vector<image::RgbaImage> images;
     for (std::size_t i = 0; i < pngs.size(); ++i) {
         const auto p = env.path_at("png", env.params["png"].IsArray() ? i : SIZE_MAX);
@@ -307,7 +316,7 @@ void apply_texture_replace(EditEnv& env, ReportOut& r) {
     else reports.push_back(replace_texture(m, image, idx[0], images[0], opt));
     commit(env, o, index, image);
     const Model after = read_archive_model(read_archive(load_rom_bytes(env.target.current, env.target.display)), index);
-    r.set("model", std::uint64_t(index)).set("mode", std::string(to_string(opt.mode)));
+    r.set("model", std::uint64_t(index)).set("mode", std::string(to_string(requested)));
     rapidjson::Value list(rapidjson::kArrayType);
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto& t = reports[i];
@@ -318,15 +327,26 @@ void apply_texture_replace(EditEnv& env, ReportOut& r) {
             .AddMember("resized", t.resized, r.a).AddMember("palette_forked", t.palette_forked, r.a)
             .AddMember("palette_added", t.palette_added, r.a).AddMember("palette_detached", t.palette_detached, r.a);
         if (t.palette) e.AddMember("palette", std::uint64_t(*t.palette), r.a);
+        if (t.mode) e.AddMember("mode_used", r.str(to_string(*t.mode)), r.a);
+        rapidjson::Value tried(rapidjson::kObjectType);
+        for (const auto& [mode, de] : t.tried) tried.AddMember(r.str(to_string(mode)), rapidjson::Value(de), r.a);
+        e.AddMember("modes_tried", tried, r.a);
         for (auto s : t.written_slots) slots.PushBack(s, r.a);
         for (auto x : t.touched) touched.PushBack(std::uint64_t(x), r.a);
         e.AddMember("written_slots", slots, r.a).AddMember("other_textures_changed", touched, r.a);
         e.AddMember("before", texels_json(r, m.textures[t.texture]), r.a);
         if (t.texture < after.textures.size()) e.AddMember("after", texels_json(r, after.textures[t.texture]), r.a);
         list.PushBack(e, r.a);
-        if (t.mean_delta_e > 10)
+        if (t.better)
             r.warn("texture " + std::to_string(t.texture) + " of model " + std::to_string(index) + ": mean dE " +
-                   std::to_string(t.mean_delta_e).substr(0, 5) + " against the PNG (try \"mode\": \"fork\" or \"constrained\")");
+                   std::to_string(t.mean_delta_e).substr(0, 5) + " against the PNG with \"mode\": \"" +
+                   to_string(requested) + "\"; \"" + to_string(t.better->first) + "\" gives " +
+                   std::to_string(t.better->second).substr(0, 5) + " (\"auto\" picks the best)");
+        else if (t.mean_delta_e > 10)
+            r.warn("texture " + std::to_string(t.texture) + " of model " + std::to_string(index) + ": mean dE " +
+                   std::to_string(t.mean_delta_e).substr(0, 5) + " against the PNG" +
+                   (t.mode ? " with mode " + std::string(to_string(*t.mode)) : std::string()) +
+                   ", the best of the modes that fit");
         if (!t.touched.empty())
             r.warn("texture " + std::to_string(t.texture) + " of model " + std::to_string(index) + " shares its palette: " +
                    std::to_string(t.touched.size()) + " other texture(s) changed colour");
@@ -373,6 +393,8 @@ void apply_entry_replace(EditEnv& env, ReportOut& r) {
 
 void check_fragment_bytes(const EditEnv& env, const Model& m, std::uint64_t at, const Bytes& expect) {
     const auto& body = m.fragment.body;
+    if (at < 0x20)
+        env.fail("offset", "the first 0x20 bytes are the FRAGMENT header, which modkit rewrites itself; offsets start at 0x20");
     if (at > body.size() || expect.size() > body.size() - at)
         env.fail("offset", "bytes " + hex(at) + "+" + std::to_string(expect.size()) + " lie outside the fragment body (" +
                                hex(body.size()) + " bytes)");

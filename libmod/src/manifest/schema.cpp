@@ -294,6 +294,11 @@ public:
             emit("missing required field \"" + description.substr(q + 1, q2 - q - 1) + "\"");
         } else if (description.rfind("Value type not permitted", 0) == 0 ||
                    description.rfind("Failed to validate against any child schemas allowed by oneOf", 0) == 0) {
+            // A oneOf whose branch of the instance's type failed: that branch's own failures
+            // say what is wrong (e.g. "must be at most 255"), not the type.
+            const std::string t = schema_string(node, "type");
+            // (valijson also passes up the type failures of the other branches.)
+            if (!t.empty() && SchemaWalker::type_accepts(t, inst)) return;
             emit("expected " + expected_types(node) + ", got " + short_value(inst));
         } else if (description.rfind("Failed to match expected value set by 'const'", 0) == 0) {
             if (pointer == "/modkit") emit("this modkit reads manifest version 1, not " + short_value(inst));

@@ -1,6 +1,7 @@
 #include "libmod/sample/examples.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/error.hpp"
 #include "libmod/image/png.hpp"
 #include "libmod/sample/shred.hpp"
 #include "libmod/sample/stadium.hpp"
@@ -16,6 +17,8 @@
 #include "libmod/totem/scene_bridge.hpp"
 #include "libmod/totem/skin.hpp"
 #include "libmod/totem/verify.hpp"
+
+#include <cstdlib>
 
 namespace mod::sample {
 
@@ -53,7 +56,8 @@ fs::path write_skater_fbx(const fs::path& pak_path, const fs::path& out) {
     return out;
 }
 
-// The hero SKIN's meshes as glb with every vertex bound rigidly to its first bone.
+// The hero SKIN's meshes as glb with every vertex's weights made even (1/n for its n bones):
+// every influence stays (so no subsection loses a vertex), only the values change.
 fs::path write_hero_glb(const fs::path& data, const fs::path& names_path, const fs::path& out) {
     using namespace mod::totem;
     const Bytes bytes = read_file(data);
@@ -73,7 +77,7 @@ fs::path write_hero_glb(const fs::path& data, const fs::path& names_path, const 
     for (auto& m : s.meshes)
         for (std::size_t v = 0; v < m.influences.size(); ++v) {
             auto list = m.influences[v];
-            for (std::size_t k = 0; k < list.size(); ++k) list[k].weight = k == 0 ? 1.0f : 0.0f;
+            for (auto& inf : list) inf.weight = 1.0f / float(list.size());
         }
     scene::export_file(s, out);
     return out;
@@ -91,8 +95,40 @@ std::vector<fs::path> write_example_inputs(const fs::path& dir) {
     out.push_back(write_texture_png(dir / "base" / "stadium" / stadium_sample_file, dir / "assets" / "cheeks.png"));
     out.push_back(write_skater_fbx(dir / "base" / "shred" / "char_sample.pak", dir / "assets" / "skater.fbx"));
     out.push_back(write_hero_glb(dir / "base" / "totem" / "SAMPLE.DGC", dir / "base" / "totem" / "SAMPLE.NGC",
-                                 dir / "assets" / "hero_rigid.glb"));
+                                 dir / "assets" / "hero_even.glb"));
     return out;
+}
+
+ExampleExpectation read_example_expectation(const fs::path& file) {
+    const Bytes bytes = read_file(file);
+    std::string text(bytes.begin(), bytes.end());
+    ExampleExpectation e;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(at, end - at);
+        at = end + 1;
+        if (e.has_stderr) {
+            e.stderr_text += line + "\n";
+        } else if (line.rfind("manifests:", 0) == 0) {
+            std::size_t i = 10;
+            while (i < line.size()) {
+                while (i < line.size() && line[i] == ' ') ++i;
+                std::size_t j = line.find(' ', i);
+                if (j == std::string::npos) j = line.size();
+                if (j > i) e.manifests.push_back(line.substr(i, j - i));
+                i = j;
+            }
+        } else if (line.rfind("exit:", 0) == 0) {
+            e.exit = std::atoi(line.c_str() + 5);
+        } else if (line == "stderr:") {
+            e.has_stderr = true;
+        } else if (!line.empty()) {
+            throw Error(ErrorKind::format, "expected 'manifests:', 'exit:' or 'stderr:', got '" + line + "'", file.string());
+        }
+    }
+    return e;
 }
 
 }  // namespace mod::sample
