@@ -37,6 +37,30 @@ sc::ImportOptions import_options(const po::variables_map& vm) {
     return o;
 }
 
+// What the source declares (unit, up axis) and what the options applied, in one line.
+std::string units_text(const sc::Scene& scene, const sc::ImportOptions& o, const po::variables_map& vm) {
+    std::string s = "source declares: ";
+    if (scene.file_unit_metres) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g m per unit", *scene.file_unit_metres);
+        s += buf;
+    } else s += "no unit";
+    if (scene.file_up_axis)
+        s += std::string(", ") + (scene.file_up_axis->second < 0 ? "-" : "+") + "xyz"[scene.file_up_axis->first] + " up";
+    else s += ", no up axis";
+    s += "; applied: --units " + vm["units"].as<std::string>();
+    if (o.units == sc::Units::metres) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " (x%g)", scene.file_unit_metres.value_or(1.0));
+        s += buf;
+    }
+    char scale[64];
+    std::snprintf(scale, sizeof scale, ", --scale %g", double(o.scale));
+    s += scale;
+    s += ", --axis " + (o.axes.is_identity() ? std::string("identity") : o.axes.to_string());
+    return s;
+}
+
 std::size_t mesh_index(const std::string& text, const std::string& key) {
     return parse_uint(text, std::numeric_limits<std::size_t>::max(), key + " must be a mesh index (0, 1, ...)");
 }
@@ -67,7 +91,7 @@ void declare_replace(po::options_description& o, po::positional_options_descript
          "axis conversion: three signed source axes (x,z,-y) or identity, zup-to-yup, yup-to-zup")
         ("units", po::value<std::string>()->default_value("file"), "file (keep the file's unit) or metres")
         ("second-uv", po::value<std::string>()->default_value("copy"), "when the source has one UV set: copy or zero")
-        ("source-mesh", number<std::size_t>(), "use only this mesh of the source (default: all, merged)")
+        ("source-mesh", po::value<std::string>(), "use only this mesh of the source, by index or by name (default: all, merged)")
         ("no-weld", po::bool_switch(), "do not weld identical vertices before preprocessing")
         ("weld-tolerance", number<float>()->default_value(1e-5f),
          "normals/tangents/UVs closer than this weld (0: identical bits only)")
@@ -81,7 +105,13 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
     std::size_t mesh = mesh_index(required(vm, "mesh"), "MESH");
     sh::SceneReplaceOptions options;
     if (vm.count("bone-map")) options.bone_map = sc::read_bone_map(vm["bone-map"].as<std::string>());
-    if (vm.count("source-mesh")) options.source_mesh = vm["source-mesh"].as<std::size_t>();
+    if (vm.count("source-mesh")) {
+        // All digits: an index; anything else: a mesh name.
+        const std::string pick = vm["source-mesh"].as<std::string>();
+        if (!pick.empty() && pick.find_first_not_of("0123456789") == std::string::npos)
+            options.source_mesh = mesh_index(pick, "--source-mesh");
+        else options.source_mesh_name = pick;
+    }
     options.weld = !vm["no-weld"].as<bool>();
     options.weld_tolerance = vm["weld-tolerance"].as<float>();
     options.replace.rule = sh::parse_ordering_rule(vm["rule"].as<std::string>());
@@ -92,6 +122,7 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
     mod::ensure_distinct_output(out, inputs);
     sh::Pak pak = sh::read_pak(mod::read_file(pak_path), pak_path.string());
     sc::Scene scene = sc::import_file(source, import);
+    const std::string units_line = units_text(scene, import, vm);
     sh::SceneReplaceReport r;
     mod::Bytes bytes = sh::replace_from_scene(pak, quartet, mesh, std::move(scene), options, &r);
     mod::write_file_atomic(out, bytes, inputs);
@@ -121,6 +152,11 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
             .field("source_vertices", std::uint64_t(r.source_vertices))
             .field("welded_vertices", std::uint64_t(r.welded_vertices))
             .end_object();
+        j.field("units", units_line);
+        j.key("source_meshes").begin_array();
+        for (const auto& [name, vertices] : r.merged_meshes)
+            j.begin_object().field("name", name).field("vertices", std::uint64_t(vertices)).end_object();
+        j.end_array();
         j.key("bones").begin_object().field("mapped_by_name", std::uint64_t(r.retarget.mapped_by_name))
             .field("mapped_explicitly", std::uint64_t(r.retarget.mapped_explicitly))
             .field("unmapped_without_weight", std::uint64_t(r.retarget.unmapped_without_weight)).end_object();
@@ -140,6 +176,9 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
                     r.source_vertices, r.welded_vertices);
         std::printf("bones: %zu by name, %zu by the bone map, %zu unmapped without weight\n", r.retarget.mapped_by_name,
                     r.retarget.mapped_explicitly, r.retarget.unmapped_without_weight);
+        std::printf("%s\n", units_line.c_str());
+        for (const auto& [name, vertices] : r.merged_meshes)
+            std::printf("source mesh '%s': %zu vertices\n", name.c_str(), vertices);
     }
     return 0;
 }

@@ -77,7 +77,14 @@ SceneReplaceOptions replace_options(const EditEnv& env) {
             env.fail("bone_map", e.what(), e.kind());
         }
     }
-    if (env.has("source_mesh")) o.source_mesh = env.u64("source_mesh");
+    // An index or a mesh name (schema: integer or string).
+    if (env.has("source_mesh")) {
+        if (env.params["source_mesh"].IsString()) o.source_mesh_name = env.text("source_mesh");
+        else o.source_mesh = env.u64("source_mesh");
+    }
+    // A new mesh whose box differs from the replaced one by more than 4x is an error here
+    // (a unit or axis mistake), unless the edit says it is meant.
+    o.scale_check = env.flag("allow_scale_change", false) ? ScaleCheck::warn : ScaleCheck::refuse;
     o.weld = env.flag("weld", true);
     o.weld_tolerance = static_cast<float>(env.number("weld_tolerance", 1e-5));
     o.replace.rule = at_field(env, "rule", [&] { return parse_ordering_rule(env.text("rule", "weight-desc")); });
@@ -140,7 +147,15 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
         env.fail("source", e.what(), e.kind());
     }
     SceneReplaceReport rep;
-    env.target.current = replace_from_scene(pak, q.base, mesh, std::move(scene), options, &rep);
+    try {
+        env.target.current = replace_from_scene(pak, q.base, mesh, std::move(scene), options, &rep);
+    } catch (const Error& e) {
+        if (options.scale_check == ScaleCheck::refuse && !rep.scale_mismatch.empty() && e.what() &&
+            std::string(e.what()).find(rep.scale_mismatch) != std::string::npos)
+            env.fail("source", rep.scale_mismatch, e.kind());
+        if (e.kind() == ErrorKind::usage && options.source_mesh_name) env.fail("source_mesh", e.what(), e.kind());
+        throw;
+    }
 
     const auto& c = rep.counts;
     r.set("quartet", q.base).set("mesh", mesh).set("source", env.text("source"));

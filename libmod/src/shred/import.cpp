@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <ranges>
 
 namespace mod::shred {
 namespace {
@@ -90,6 +91,64 @@ scene::Skeleton bone_names(const Skeleton& scp) {
         out.bones[i].parent = scp.bones[i].parent == no_parent ? -1 : static_cast<std::int32_t>(scp.bones[i].parent);
     }
     return out;
+}
+
+// Box of the finite positions (min xyz, max xyz); zeros when there is none.
+template <class Positions>
+std::array<float, 6> box_of(const Positions& positions) {
+    std::array<float, 6> b{INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    bool any = false;
+    for (const auto& p : positions) {
+        if (!finite3(p)) continue;
+        any = true;
+        for (int i = 0; i < 3; ++i) {
+            b[i] = std::min(b[i], p[i]);
+            b[3 + i] = std::max(b[3 + i], p[i]);
+        }
+    }
+    if (!any) b = {};
+    return b;
+}
+
+std::string box_text(const std::array<float, 6>& b) {
+    char buf[192];
+    std::snprintf(buf, sizeof buf, "(%g, %g, %g) to (%g, %g, %g), extent %g x %g x %g", b[0], b[1], b[2], b[3], b[4],
+                  b[5], b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+    return buf;
+}
+
+// The scale warning (empty when every extent is within 4x of the old one). Axes where both
+// extents are negligible (below 1e-6 of the larger box) are not compared.
+std::string scale_mismatch(const std::array<float, 6>& old_box, const std::array<float, 6>& new_box) {
+    double largest = 0;
+    for (int i = 0; i < 3; ++i)
+        largest = std::max({largest, double(old_box[3 + i]) - old_box[i], double(new_box[3 + i]) - new_box[i]});
+    if (!(largest > 0)) return {};
+    double worst = 1;
+    int worst_axis = -1;
+    for (int i = 0; i < 3; ++i) {
+        const double o = double(old_box[3 + i]) - old_box[i], n = double(new_box[3 + i]) - new_box[i];
+        if (o < 1e-6 * largest && n < 1e-6 * largest) continue;
+        const double ratio = o <= 0 || n <= 0 ? INFINITY : std::max(n / o, o / n);
+        if (ratio > 4 && ratio > worst) {
+            worst = ratio;
+            worst_axis = i;
+        }
+    }
+    if (worst_axis < 0) return {};
+    const double o = double(old_box[3 + worst_axis]) - old_box[worst_axis];
+    const double n = double(new_box[3 + worst_axis]) - new_box[worst_axis];
+    char factor[64];
+    if (std::isfinite(worst)) std::snprintf(factor, sizeof factor, "%.3g times %s", worst, n > o ? "larger" : "smaller");
+    else std::snprintf(factor, sizeof factor, "flat where the other is not");
+    std::string hint;
+    // A factor near 100 is the centimetre/metre mix-up of Blender's default FBX export.
+    if (n > o && worst > 30 && worst < 300)
+        hint = "; a factor near 100 is a file in centimetres: --units metres (or --scale 0.01)";
+    return std::string("the new mesh is ") + factor + " than the mesh it replaces along " + "xyz"[worst_axis] +
+           " (new box " + box_text(new_box) + "; replaced box " + box_text(old_box) + ")" + hint +
+           "; if the source is in another unit or lies on its side use --units metres, --scale S or --axis "
+           "zup-to-yup (in a manifest: \"units\", \"scale\", \"axis\", or \"allow_scale_change\": true to keep it)";
 }
 
 }  // namespace
@@ -270,14 +329,43 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
                                           std::to_string(model.meshes.size()) + ")", model.name);
     stream_histograms(model.meshes[mesh_index].stream, rep.old_batches_by_influence, rep.old_vertices_by_influence);
 
-    if (options.source_mesh) {
-        if (*options.source_mesh >= source.meshes.size())
+    if (options.source_mesh && options.source_mesh_name)
+        throw Error(ErrorKind::usage, "pick the source mesh by index or by name, not both", source.source);
+    auto mesh_list = [&] {
+        std::string list;
+        for (std::size_t i = 0; i < source.meshes.size(); ++i)
+            list += (i ? ", " : "") + std::to_string(i) + " '" + source.meshes[i].name + "' (" +
+                    std::to_string(source.meshes[i].vertex_count()) + " vertices)";
+        return list;
+    };
+    std::optional<std::size_t> pick = options.source_mesh;
+    if (options.source_mesh_name) {
+        const std::string& wanted = *options.source_mesh_name;
+        auto lower = [](std::string t) {
+            for (auto& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            return t;
+        };
+        std::vector<std::size_t> exact, folded;
+        for (std::size_t i = 0; i < source.meshes.size(); ++i) {
+            if (source.meshes[i].name == wanted) exact.push_back(i);
+            if (lower(source.meshes[i].name) == lower(wanted)) folded.push_back(i);
+        }
+        const auto& found = exact.empty() ? folded : exact;
+        if (found.size() != 1)
+            throw Error(ErrorKind::usage,
+                        std::string(found.empty() ? "no" : "more than one") + " source mesh is called '" + wanted +
+                            "'; the source has " + mesh_list() + " (pick one by index if names repeat)",
+                        source.source);
+        pick = found.front();
+    }
+    if (pick) {
+        if (*pick >= source.meshes.size())
             throw Error(ErrorKind::usage,
                         "the source has " + std::to_string(source.meshes.size()) +
                             (source.meshes.size() == 1 ? " mesh" : " meshes") + " (numbered from 0); there is no mesh " +
-                            std::to_string(*options.source_mesh),
+                            std::to_string(*pick) + "; the source has " + mesh_list(),
                         source.source);
-        scene::Mesh chosen = std::move(source.meshes[*options.source_mesh]);
+        scene::Mesh chosen = std::move(source.meshes[*pick]);
         source.meshes.clear();
         source.meshes.push_back(std::move(chosen));
     }
@@ -287,6 +375,8 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     rep.retarget = scene::retarget(source, bone_names(model.skeleton), options.bone_map);
     rep.weights = scene::process_weights(source);
 
+    rep.merged_meshes.clear();
+    for (const auto& m : source.meshes) rep.merged_meshes.emplace_back(m.name, m.vertex_count());
     scene::Mesh merged;
     if (source.meshes.size() == 1) {
         merged = std::move(source.meshes.front());
@@ -312,6 +402,24 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
         throw;
     }
     rep.warnings = source.warnings;
+    if (source.meshes.size() > 1) {
+        std::string list;
+        for (std::size_t i = 0; i < rep.merged_meshes.size(); ++i)
+            list += (i ? ", " : "") + std::string("'") + rep.merged_meshes[i].first + "' (" +
+                    std::to_string(rep.merged_meshes[i].second) + " vertices)";
+        rep.warnings.push_back(std::to_string(source.meshes.size()) + " source meshes were merged into one: " + list +
+                               "; pick one with --source-mesh (index or name)");
+    }
+    rep.old_box = box_of(model.meshes[mesh_index].stream.vertices | std::views::transform([](const VertexRecord& r) {
+                             return r.position();
+                         }));
+    rep.new_box = box_of(merged.positions);
+    rep.scale_mismatch = scale_mismatch(rep.old_box, rep.new_box);
+    if (!rep.scale_mismatch.empty()) {
+        if (options.scale_check == ScaleCheck::refuse)
+            throw Error(ErrorKind::format, rep.scale_mismatch, source.source);
+        rep.warnings.push_back(rep.scale_mismatch);
+    }
     restore_signs_of_non_finite_normals(merged, model.meshes[mesh_index].stream);
 
     // The model read above is handed over (the input is not read twice); the histograms come

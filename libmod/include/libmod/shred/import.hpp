@@ -47,9 +47,20 @@ scene::Scene quartet_to_scene(const QuartetModel& model, std::optional<std::size
 // trailing zero. Throws format when the mesh has no processed skin or a bone >= 255.
 SkinnedMesh to_skinned_mesh(const scene::Mesh& mesh);
 
+// What to do when the new mesh's bounding box differs from the replaced one's by more than 4x
+// in any extent (either way): a wrong unit (Blender's FBX centimetres) or up axis.
+enum class ScaleCheck {
+    warn,    // a warning with both boxes and the options that fix it (the CLI)
+    refuse,  // a format error with the same text (manifests, unless "allow_scale_change")
+};
+
 struct SceneReplaceOptions {
     scene::BoneMap bone_map;              // explicit source -> SCP bone names
     std::optional<std::size_t> source_mesh;  // which mesh of the source scene; all merged when unset
+    // The same by name (exact, then case-insensitive; a usage error listing the meshes when no
+    // mesh or several match). At most one of source_mesh / source_mesh_name.
+    std::optional<std::string> source_mesh_name;
+    ScaleCheck scale_check = ScaleCheck::warn;
     bool weld = true;                     // weld with the full attribute set before preprocessing
     // Weld tolerance for normals, tangents and UVs (scene::WeldOptions): 1e-5 merges the float
     // noise of FBX corner normals; 0 demands identical bits. Positions and weights always exact.
@@ -65,6 +76,12 @@ struct SceneReplaceReport {
     std::array<std::uint32_t, 5> new_batches_by_influence{};
     std::array<std::uint64_t, 5> old_vertices_by_influence{};  // [n]: stream vertices with n influences
     std::array<std::uint64_t, 5> new_vertices_by_influence{};
+    // The source meshes that went into the replacement (name, vertices), in merge order.
+    std::vector<std::pair<std::string, std::size_t>> merged_meshes;
+    // Bounding boxes (min x y z, max x y z) of the replaced stream and of the new mesh, and
+    // the scale warning when an extent differs by more than 4x (empty otherwise).
+    std::array<float, 6> old_box{}, new_box{};
+    std::string scale_mismatch;
     std::size_t source_vertices = 0;         // before welding
     std::size_t welded_vertices = 0;
     std::vector<std::string> warnings;       // the scene's warnings and ours
