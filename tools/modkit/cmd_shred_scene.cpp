@@ -124,7 +124,13 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
     sc::Scene scene = sc::import_file(source, import);
     const std::string units_line = units_text(scene, import, vm);
     sh::SceneReplaceReport r;
-    mod::Bytes bytes = sh::replace_from_scene(pak, quartet, mesh, std::move(scene), options, &r);
+    mod::Bytes bytes;
+    try {
+        bytes = sh::replace_from_scene(pak, quartet, mesh, std::move(scene), options, &r);
+    } catch (const mod::Error&) {
+        for (const auto& w : r.warnings) warn(source.string() + ": " + w);  // e.g. every unmapped bone
+        throw;
+    }
     mod::write_file_atomic(out, bytes, inputs);
     for (const auto& w : r.warnings) warn(source.string() + ": " + w);
 

@@ -47,7 +47,13 @@ BoneMap parse_bone_map(std::string_view text, std::string_view file) {
             return Error(ErrorKind::format, message, std::string(file), no_offset, index_path("line", line_no));
         };
         std::size_t eq = line.find('=');
-        if (eq == std::string_view::npos) throw fail("expected 'source = target'");
+        if (eq == std::string_view::npos && (line == "strip" || line.starts_with("strip ") || line.starts_with("strip\t"))) {
+            std::string prefix(trim(line.substr(5)));
+            if (prefix.empty()) throw fail("'strip' needs a prefix (e.g. 'strip mixamorig:')");
+            map.strip_prefixes.push_back(std::move(prefix));
+            continue;
+        }
+        if (eq == std::string_view::npos) throw fail("expected 'source = target' or 'strip PREFIX'");
         std::string source(trim(line.substr(0, eq))), target(trim(line.substr(eq + 1)));
         if (source.empty() || target.empty()) throw fail("empty bone name");
         if (map.target_for(source)) throw fail("bone '" + source + "' is mapped twice");
@@ -150,6 +156,16 @@ RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map) {
         } else if (auto it = target_index.find(source[i].name); it != target_index.end()) {
             report.source_to_target[i] = it->second;
             ++report.mapped_by_name;
+        } else {
+            for (const auto& prefix : map.strip_prefixes) {
+                if (!std::string_view(source[i].name).starts_with(prefix)) continue;
+                if (auto st = target_index.find(std::string_view(source[i].name).substr(prefix.size()));
+                    st != target_index.end()) {
+                    report.source_to_target[i] = st->second;
+                    ++report.mapped_by_prefix_rule;
+                }
+                break;
+            }
         }
     }
     // Weight carried by unmapped bones: never dropped silently. When every source bone has a
@@ -172,6 +188,8 @@ RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map) {
             }
     std::string unmapped;
     std::size_t unmapped_count = 0;
+    constexpr std::size_t max_listed = 20;
+    std::vector<std::string> unmapped_lines;
     for (std::size_t i = 0; i < source.size(); ++i) {
         if (report.source_to_target[i] >= 0) continue;
         if (vertices[i] == 0) {
@@ -179,13 +197,20 @@ RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map) {
             continue;
         }
         ++unmapped_count;
-        unmapped += (unmapped.empty() ? "'" : ", '") + source[i].name + "' (" + std::to_string(vertices[i]) +
-                    " vertices, total weight " + format_weight(weight[i]) + ")";
+        const std::string entry = "'" + source[i].name + "' (" + std::to_string(vertices[i]) + " vertices, total weight " +
+                                  format_weight(weight[i]) + ")";
+        // The one-line message names the first 20; every one gets its own warning line.
+        if (unmapped_count <= max_listed) unmapped += (unmapped.empty() ? "" : ", ") + entry;
+        unmapped_lines.push_back("unmapped bone " + entry);
     }
-    if (unmapped_count)
+    if (unmapped_count) {
+        if (unmapped_count > max_listed) unmapped += " and " + std::to_string(unmapped_count - max_listed) + " more";
+        for (auto& line : unmapped_lines) scene.warnings.push_back(std::move(line));
         throw Error(ErrorKind::format, std::to_string(unmapped_count) + " bone(s) carry weight but have no bone of the "
                                            "same name in the target skeleton: " + unmapped +
-                                           "; map them with a bone map ('source = target' lines)", scene.source);
+                                           "; map them with a bone map ('source = target' lines, or 'strip PREFIX' "
+                                           "for a prefix such as mixamorig:)", scene.source);
+    }
     const bool in_place = all_mapped && source.size() <= 64 && one_to_one(report.source_to_target, target.bones.size());
     const auto& to_target = report.source_to_target;
     for (auto& mesh : scene.meshes) {

@@ -685,8 +685,22 @@ private:
     Mat4 conversion_ = identity_matrix;
 };
 
+// What to do about a file Assimp refuses, by format: Assimp 5.2.5 reads FBX 7.x (2011 and
+// later) only, and its COLLADA reader refuses some producers' files.
+std::string refusal_advice(const std::string& name) {
+    const std::string ext = lower_extension(name);
+    if (ext == "fbx")
+        return "; Assimp reads FBX 7.x only (FBX 2011 and later; FBX 6.1 from older exporters is refused): "
+               "re-export it as binary FBX 7.x (Blender: File > Export > FBX, the default) or as glTF 2.0 (.glb)";
+    if (ext == "dae")
+        return "; re-export it as glTF 2.0 (.glb) or binary FBX 7.x, which modkit reads more reliably than COLLADA";
+    return "; re-export it as glTF 2.0 (.glb) or binary FBX 7.x";
+}
+
 const aiScene& checked(const aiScene* ai, Assimp::Importer& importer, const std::string& name) {
-    if (!ai) throw Error(ErrorKind::format, std::string("Assimp cannot read it: ") + importer.GetErrorString(), name);
+    if (!ai)
+        throw Error(ErrorKind::format,
+                    std::string("Assimp cannot read it: ") + importer.GetErrorString() + refusal_advice(name), name);
     return *ai;
 }
 

@@ -372,7 +372,12 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     if (source.skeleton.bones.empty())
         throw Error(ErrorKind::format, "the source has no skeleton: a SHRED character mesh needs bone weights",
                     source.source);
-    rep.retarget = scene::retarget(source, bone_names(model.skeleton), options.bone_map);
+    try {
+        rep.retarget = scene::retarget(source, bone_names(model.skeleton), options.bone_map);
+    } catch (const Error&) {
+        rep.warnings = source.warnings;  // e.g. one line per unmapped bone (the error lists 20)
+        throw;
+    }
     rep.weights = scene::process_weights(source);
 
     rep.merged_meshes.clear();

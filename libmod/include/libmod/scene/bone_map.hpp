@@ -18,13 +18,18 @@ namespace mod::scene {
 // Explicit source-name -> target-name pairs.
 struct BoneMap {
     std::vector<std::pair<std::string, std::string>> pairs;
+    // Prefix rules ("strip mixamorig:"): a source bone without an explicit pair and without a
+    // target of its own name maps to the target named like it without the first of these
+    // prefixes it starts with.
+    std::vector<std::string> strip_prefixes;
 
     // The target the map names for `source`, or nullptr.
     const std::string* target_for(std::string_view source) const;
     bool empty() const noexcept { return pairs.empty(); }
 };
 
-// Text form, one pair per line: "source = target". Names are trimmed of surrounding blanks
+// Text form, one pair per line: "source = target", or a prefix rule "strip PREFIX" (e.g.
+// "strip mixamorig:"). Names are trimmed of surrounding blanks
 // and may contain inner spaces; '#' starts a comment line; blank lines are ignored; a UTF-8
 // byte order mark at the very start is skipped. Throws
 // mod::Error (format, naming `file` and the 1-based line as the path "line[N]") on a line
@@ -37,14 +42,16 @@ struct RetargetReport {
     std::vector<std::int32_t> source_to_target;
     std::size_t mapped_by_name = 0;
     std::size_t mapped_explicitly = 0;
+    std::size_t mapped_by_prefix_rule = 0;  // by a "strip PREFIX" rule
     std::size_t unmapped_without_weight = 0;
     std::size_t merged_influences = 0;  // vertex entries merged because two sources hit one target
 };
 
 // Rewrites every mesh's raw influences to index `target.bones` and replaces scene.skeleton by
 // `target`. Entries of one vertex that land on the same target bone are summed. Throws
-// mod::Error (format, naming scene.source) listing every unmapped bone that carries weight
-// (name, vertices, total weight), or when the explicit map names a target bone that `target`
+// mod::Error (format, naming scene.source) listing the unmapped bones that carry weight
+// (name, vertices, total weight; the first 20 and "and N more" in the one-line message, every
+// one of them as its own line in scene.warnings), or when the explicit map names a target bone that `target`
 // does not have; map entries whose source bone does not exist become Scene::warnings.
 // Processed weights (Mesh::skin) are cleared: process_weights must run after retargeting.
 RetargetReport retarget(Scene& scene, const Skeleton& target, const BoneMap& map = {});
