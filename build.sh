@@ -13,9 +13,14 @@ jobs="${JOBS:-$(nproc)}"
 packages=(cmake g++ pkg-config libboost-program-options-dev libboost-filesystem-dev
           libboost-test-dev libassimp-dev libeigen3-dev libzstd-dev rapidjson-dev libpng-dev libdivsufsort-dev libvalijson-dev)
 
+# Only `test` needs these: the browser test renders the report page headless (tests/manifest/
+# test_report_browser.cpp; skipped with a message where there is no apt to install chromium).
+test_packages=(chromium)
+
+# $@: extra packages beyond the build's.
 install_missing() {
   local missing=()
-  for p in "${packages[@]}"; do
+  for p in "${packages[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then
@@ -40,7 +45,7 @@ case "${1:-}" in
     "$build_dir/modkit" demo "$build_dir/demo"
     ;;
   test)
-    install_missing
+    install_missing "${test_packages[@]}"
     configure_and_build OFF
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     # The layers with SSE2 fast paths, built without them: their tests then check the scalar
