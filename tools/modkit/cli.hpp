@@ -13,6 +13,7 @@
 #include "libmod/core/error.hpp"
 
 #include <boost/program_options.hpp>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -85,6 +86,16 @@ std::int64_t parse_int(std::string_view text, std::int64_t min, std::int64_t max
 std::uint64_t parse_hex(std::string_view text, std::uint64_t max, const std::string& what);
 // A finite decimal number; with `as_float`, also finite once rounded to float.
 double parse_finite(std::string_view text, const std::string& what, bool as_float = false);
+
+// ---- palette slots and colours ----------------------------------------------------------------
+// A slot list: "5", "0-5", "1,3,7-9" (ranges inclusive), each slot <= max_slot. Anything else
+// ("0-", "5-0", "1,,2", "0-5x", " 1") is a usage error naming `option` and the text. Sorted,
+// each slot once.
+std::vector<unsigned> parse_slot_list(std::string_view text, const std::string& option, unsigned max_slot = 255);
+// Every value of a multitoken string option (`--lock 0-5 --lock 9` or `--lock 0-5 9`), merged.
+std::vector<unsigned> slot_list_option(const po::variables_map& vm, const std::string& name, unsigned max_slot = 255);
+// "#RRGGBB", "RRGGBB", "#RRGGBBAA" or "RRGGBBAA" (hex) as {r, g, b, a}; alpha 255 when absent.
+std::array<std::uint8_t, 4> parse_colour_text(std::string_view text, const std::string& what);
 
 namespace detail {
 // Empty string when `text` is a valid T (stored in `out`), else why not.

@@ -36,26 +36,18 @@ std::size_t model_index(const po::variables_map& vm) {
 }
 
 std::vector<unsigned> parse_slots(const po::variables_map& vm, const std::string& name) {
-    std::vector<unsigned> out;
-    if (!vm.count(name)) return out;
-    for (const auto& arg : vm[name].as<std::vector<std::string>>()) {
-        std::stringstream ss(arg);
-        std::string item;
-        while (std::getline(ss, item, ',')) {
-            if (item.empty()) continue;
-            out.push_back(static_cast<unsigned>(
-                parse_uint(item, std::numeric_limits<unsigned>::max(), "--" + name + " expects slot numbers like 0,5,7")));
-        }
-    }
-    return out;
+    return slot_list_option(vm, name);
 }
 
 img::Rgba8 parse_colour(const std::string& s) {
-    if (s.size() != 6 && s.size() != 8) usage_error("colours are RRGGBB or RRGGBBAA in hex, got '" + s + "'");
-    std::uint64_t v = parse_hex(s, 0xFFFFFFFFu, "colours are RRGGBB or RRGGBBAA in hex");
-    if (s.size() == 6) v = (v << 8) | 0xFF;
-    return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
-            static_cast<std::uint8_t>(v)};
+    const auto c = parse_colour_text(s, "--set");
+    return {c[0], c[1], c[2], c[3]};
+}
+
+std::string fixed2(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
 }
 
 std::string rgba_hex(img::Rgba8 c) {
@@ -278,12 +270,19 @@ int stadium_texture(const po::variables_map& vm, const Global& g) {
     }
     FragmentImage image(s.model.fragment);
     std::vector<TextureReport> reports;
+    // Several textures fit only one mode: quantised jointly into their shared palette.
+    if (o.mode == CiMode::automatic && textures.size() > 1) o.mode = CiMode::shared;
     if (o.mode == CiMode::shared) {
         reports = replace_textures_shared(s.model, image, textures, images, o);
     } else {
-        if (textures.size() != 1) usage_error("several textures at once need --mode shared");
+        if (textures.size() != 1) usage_error("several textures at once need --mode shared (or auto)");
         reports.push_back(replace_texture(s.model, image, textures[0], images[0], o));
     }
+    for (const auto& r : reports)
+        if (r.better)
+            warn("texture " + std::to_string(r.texture) + ": mean dE " + fixed2(r.mean_delta_e) + " with --mode " +
+                 to_string(o.mode) + "; --mode " + to_string(r.better->first) + " gives " + fixed2(r.better->second) +
+                 " (--mode auto picks the best)");
     RepackOptions opt;
     opt.threads = g.threads;
     const mod::Bytes rom = apply_model_edit(s.rom, s.archive, s.index, image.build(), opt);
@@ -292,7 +291,14 @@ int stadium_texture(const po::variables_map& vm, const Global& g) {
         Json j;
         j.begin_object().field("mode", to_string(o.mode)).field("out", out.string()).key("textures").begin_array();
         for (const auto& r : reports) {
-            j.begin_object().field("texture", std::uint64_t(r.texture)).field("mean_delta_e", r.mean_delta_e)
+            j.begin_object().field("texture", std::uint64_t(r.texture));
+            if (r.mode) j.field("mode_used", to_string(*r.mode));
+            j.key("modes_tried").begin_object();
+            for (const auto& [m, de] : r.tried) j.field(to_string(m), de);
+            j.end_object();
+            if (r.better) j.key("better").begin_object().field("mode", to_string(r.better->first))
+                              .field("mean_delta_e", r.better->second).end_object();
+            j.field("mean_delta_e", r.mean_delta_e)
                 .field("max_delta_e", r.max_delta_e).field("opaque_texels", r.opaque_texels)
                 .field("transparent_texels", r.transparent_texels).field("resized", r.resized)
                 .field("palette_forked", r.palette_forked).field("palette_added", r.palette_added)
@@ -308,8 +314,14 @@ int stadium_texture(const po::variables_map& vm, const Global& g) {
         return 0;
     }
     for (const auto& r : reports) {
-        std::printf("texture %zu: mean dE %.2f, max dE %.2f over %llu opaque texels%s%s%s%s\n", r.texture,
-                    r.mean_delta_e, r.max_delta_e, static_cast<unsigned long long>(r.opaque_texels),
+        std::string mode = r.mode ? std::string("mode ") + to_string(*r.mode) : std::string("direct colour");
+        if (r.mode && o.mode == CiMode::automatic) {
+            mode += " (auto;";
+            for (const auto& [m, de] : r.tried) mode += std::string(" ") + to_string(m) + " " + fixed2(de);
+            mode += ")";
+        }
+        std::printf("texture %zu: %s, mean dE %.2f, max dE %.2f over %llu opaque texels%s%s%s%s\n", r.texture,
+                    mode.c_str(), r.mean_delta_e, r.max_delta_e, static_cast<unsigned long long>(r.opaque_texels),
                     r.resized ? ", resized" : "", r.palette_forked ? ", palette forked" : "",
                     r.palette_added ? ", new palette" : "", r.palette_detached ? ", palette detached" : "");
         if (r.palette) std::printf("  palette %zu, %zu slots written\n", *r.palette, r.written_slots.size());
@@ -392,14 +404,20 @@ const Registrar stadium_model_group({"stadium", "Pokémon Stadium model archive,
              "slots", po::value<std::vector<std::string>>()->multitoken(), "slots to shift (default all)");
      },
      stadium_palette},
-    {"texture", "replace ROM MODEL OUT --texture N --png FILE [--mode reindex|constrained|fork|shared] "
+    {"texture", "replace ROM MODEL OUT --texture N --png FILE [--mode auto|reindex|constrained|fork|shared] "
                 "[--format F --resize] [--lock S]",
      "replace a texture from a PNG (CI: quantisation modes), writing a complete ROM",
      [](auto& o, auto& p) {
          declare_edit(o, p);
          o.add_options()("texture", number_list<std::size_t>()->multitoken(), "texture index (several for shared)")(
              "png", po::value<std::vector<std::string>>()->multitoken(), "PNG image (one per texture)")(
-             "mode", po::value<std::string>()->default_value("reindex"), "CI: reindex, constrained, fork, shared")(
+             "mode", po::value<std::string>()->default_value("auto"),
+             "CI textures: how the palette may change.\n"
+             "  auto: try reindex, constrained and fork, keep the lowest mean dE\n"
+             "  reindex: map onto the existing palette (palette unchanged)\n"
+             "  constrained: re-quantise the palette, slots other textures use locked\n"
+             "  fork: a new palette for this texture only (appended)\n"
+             "  shared: several textures of one palette quantised jointly")(
              "format", po::value<std::string>(), "new texel format (with --resize)")(
              "resize", "allow another size or format (rewrites the descriptor and load words)");
      },

@@ -270,31 +270,13 @@ std::vector<std::uint16_t> read_palette_file(const fs::path& path) {
 }
 
 std::vector<unsigned> parse_slot_list(const po::variables_map& vm, const char* name) {
-    std::vector<unsigned> out;
-    if (!vm.count(name)) return out;
-    for (const auto& item : vm[name].as<std::vector<std::string>>()) {
-        std::size_t start = 0;
-        while (start <= item.size()) {
-            std::size_t comma = item.find(',', start);
-            std::string part = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            if (!part.empty())
-                out.push_back(static_cast<unsigned>(
-                    parse_uint(part, std::numeric_limits<unsigned>::max(), std::string("--") + name + " expects slot numbers")));
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-    }
-    return out;
+    return slot_list_option(vm, name);
 }
 
 // "RRGGBB" or "RRGGBBAA" (hex, optional leading '#').
-mod::image::Rgba8 parse_colour(std::string text) {
-    if (!text.empty() && text[0] == '#') text.erase(0, 1);
-    if (text.size() != 6 && text.size() != 8) usage_error("colour '" + text + "' is not RRGGBB or RRGGBBAA");
-    std::uint64_t v = parse_hex(text, 0xFFFFFFFFu, "colours are RRGGBB or RRGGBBAA in hex");
-    if (text.size() == 6) v = (v << 8) | 0xFF;
-    return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
-            static_cast<std::uint8_t>(v)};
+mod::image::Rgba8 parse_colour(const std::string& text) {
+    const auto c = parse_colour_text(text, "--set");
+    return {c[0], c[1], c[2], c[3]};
 }
 
 void report_changes(const Global& g, const char* operation, const std::vector<mod::image::SlotChange>& changes) {

@@ -401,6 +401,12 @@ ModelExport export_model(const Model& model, const fs::path& out, std::span<cons
         dir = out;
         dir.replace_filename(out.stem().string() + "_textures");
     } else {
+        // A name with another extension is a typo or a format not written here, not a folder
+        // to create (an existing folder of that name is still one).
+        std::error_code ec;
+        if (!ext.empty() && !fs::is_directory(out, ec))
+            throw Error(ErrorKind::usage, "cannot export to '" + out.string() + "': a Stadium model is exported as .glb or "
+                                          ".gltf, or into a folder (a name without extension); " + ext + " is not written");
         dir = out;
         report.file = out / "model.glb";
     }

@@ -299,14 +299,15 @@ const char* to_string(CiMode mode) noexcept {
     case CiMode::constrained: return "constrained";
     case CiMode::fork: return "fork";
     case CiMode::shared: return "shared";
+    case CiMode::automatic: return "auto";
     }
     return "?";
 }
 
 CiMode parse_ci_mode(std::string_view name) {
-    for (CiMode m : {CiMode::reindex, CiMode::constrained, CiMode::fork, CiMode::shared})
+    for (CiMode m : {CiMode::reindex, CiMode::constrained, CiMode::fork, CiMode::shared, CiMode::automatic})
         if (name == to_string(m)) return m;
-    usage("unknown CI mode '" + std::string(name) + "' (reindex, constrained, fork, shared)");
+    usage("unknown CI mode '" + std::string(name) + "' (auto, reindex, constrained, fork, shared)");
 }
 
 std::vector<unsigned> slots_used(const Model& model, std::size_t texture) {
@@ -316,8 +317,11 @@ std::vector<unsigned> slots_used(const Model& model, std::size_t texture) {
     return used_slots(model, texture, *tex.format, tex.data, first);
 }
 
-TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_t t, const image::RgbaImage& rgba,
-                              const TextureReplaceOptions& o) {
+namespace {
+
+// replace_texture with one explicit mode (not automatic).
+TextureReport replace_with_mode(const Model& model, FragmentImage& img, std::size_t t, const image::RgbaImage& rgba,
+                                const TextureReplaceOptions& o) {
     const ModelTexture& tex = texture_at(model, t);
     const Target g = target_for(tex, t, rgba, o);
     TextureReport r;
@@ -418,6 +422,77 @@ TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_
     return r;
 }
 
+// The palette modes a single CI → CI replacement can use, least invasive first.
+constexpr CiMode single_modes[] = {CiMode::reindex, CiMode::constrained, CiMode::fork};
+
+struct Trial {
+    TextureReport report;
+    FragmentImage image;
+};
+
+// Each of single_modes except `skip` on a copy of `img`; modes that fail with a usage, limit or
+// conflict error (they do not fit the palette's constraints) are left out. The first failure
+// is kept in `failure`.
+std::vector<std::pair<CiMode, Trial>> try_modes(const Model& model, const FragmentImage& img, std::size_t t,
+                                                const image::RgbaImage& rgba, const TextureReplaceOptions& o,
+                                                std::optional<CiMode> skip, std::optional<Error>& failure) {
+    std::vector<std::pair<CiMode, Trial>> out;
+    for (CiMode m : single_modes) {
+        if (skip && m == *skip) continue;
+        TextureReplaceOptions mo = o;
+        mo.mode = m;
+        FragmentImage scratch = img;
+        try {
+            TextureReport r = replace_with_mode(model, scratch, t, rgba, mo);
+            out.push_back({m, Trial{std::move(r), std::move(scratch)}});
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::usage && e.kind() != ErrorKind::limit && e.kind() != ErrorKind::conflict) throw;
+            if (!failure) failure = e;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TextureReport replace_texture(const Model& model, FragmentImage& img, std::size_t t, const image::RgbaImage& rgba,
+                              const TextureReplaceOptions& o) {
+    const ModelTexture& tex = texture_at(model, t);
+    const Target g = target_for(tex, t, rgba, o);  // size and format errors come before any choice
+    const bool palette_choice = n64::is_ci(g.format) && n64::is_ci(*tex.format);
+    if (!palette_choice) {
+        TextureReplaceOptions mo = o;
+        if (mo.mode == CiMode::automatic) mo.mode = CiMode::reindex;  // no palette to choose for
+        return replace_with_mode(model, img, t, rgba, mo);
+    }
+    if (o.mode != CiMode::automatic) {
+        const FragmentImage before = img;
+        TextureReport r = replace_with_mode(model, img, t, rgba, o);
+        r.mode = o.mode;
+        if (r.mean_delta_e > mode_warning_delta_e) {
+            std::optional<Error> failure;
+            for (auto& [m, trial] : try_modes(model, before, t, rgba, o, o.mode, failure)) {
+                r.tried.emplace_back(m, trial.report.mean_delta_e);
+                if (trial.report.mean_delta_e < r.mean_delta_e - auto_mode_margin &&
+                    (!r.better || trial.report.mean_delta_e < r.better->second))
+                    r.better = std::pair{m, trial.report.mean_delta_e};
+            }
+        }
+        return r;
+    }
+    std::optional<Error> failure;
+    auto trials = try_modes(model, img, t, rgba, o, std::nullopt, failure);
+    if (trials.empty()) throw *failure;
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < trials.size(); ++i)
+        if (trials[i].second.report.mean_delta_e < trials[best].second.report.mean_delta_e - auto_mode_margin) best = i;
+    TextureReport r = std::move(trials[best].second.report);
+    r.mode = trials[best].first;
+    for (const auto& [m, trial] : trials) r.tried.emplace_back(m, trial.report.mean_delta_e);
+    img = std::move(trials[best].second.image);
+    return r;
+}
+
 std::vector<TextureReport> replace_textures_shared(const Model& model, FragmentImage& img,
                                                    std::span<const std::size_t> textures,
                                                    std::span<const image::RgbaImage> images,
@@ -472,6 +547,7 @@ std::vector<TextureReport> replace_textures_shared(const Model& model, FragmentI
         TextureReport r;
         r.texture = textures[i];
         r.palette = s.palette;
+        r.mode = CiMode::shared;
         for (unsigned k = 0; k < after.size(); ++k)
             if (after[k] != pal.entries[k]) r.written_slots.push_back(k);
         r.touched = touched;

@@ -27,6 +27,12 @@
 //                  table; only the materials drawing this texture point at it.
 //  * shared      — quantise several textures of one palette (and bank) jointly into it; slots
 //                  used by textures outside the set stay locked.
+//  * auto        — try reindex, constrained and fork (each on a scratch copy; a mode that fails
+//                  with the palette's constraints, e.g. no free slot, is left out) and keep the
+//                  one with the lowest mean ΔE; a more invasive mode (in that order) must beat
+//                  a less invasive one by more than auto_mode_margin. Several textures: shared.
+// With an explicit mode whose mean ΔE is above mode_warning_delta_e, the other modes are tried
+// on scratch copies and the report names one that would do better (TextureReport::better).
 // Every report gives the ΔE (Oklab × 100, colour.hpp) between the image and what the game will
 // draw, and lists the other textures whose drawn colours the palette change altered.
 // Edits never move existing bytes (only in-place writes and appends), so `model`'s offsets stay
@@ -41,16 +47,22 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mod::stadium {
 
-enum class CiMode { reindex, constrained, fork, shared };
-const char* to_string(CiMode mode) noexcept;
-CiMode parse_ci_mode(std::string_view name);  // usage error otherwise
+enum class CiMode { reindex, constrained, fork, shared, automatic };
+const char* to_string(CiMode mode) noexcept;  // automatic: "auto"
+CiMode parse_ci_mode(std::string_view name);  // "reindex", ..., "auto"; usage error otherwise
+
+// auto: how much lower (ΔE, Oklab × 100) a more invasive mode's mean ΔE must be to be chosen.
+inline constexpr double auto_mode_margin = 0.5;
+// An explicit mode whose mean ΔE is above this has the other modes tried (TextureReport::better).
+inline constexpr double mode_warning_delta_e = 4.0;
 
 struct TextureReplaceOptions {
-    CiMode mode = CiMode::reindex;
+    CiMode mode = CiMode::reindex;  // the CLI and manifests default to automatic
     // New format (nullopt: keep). Requires allow_resize when it differs.
     std::optional<n64::TexelFormat> format;
     // Accept an image of another size, or another format.
@@ -71,6 +83,11 @@ struct TextureReport {
     bool palette_detached = false;          // CI → direct colour: its materials name no palette now
     std::vector<unsigned> written_slots;    // palette slots changed (absolute indices)
     std::vector<std::size_t> touched;       // other textures whose drawn colours changed
+    // The CI mode used (auto: the one picked); nullopt when no palette choice was made (a
+    // direct-colour result, or direct colour → CI, which always quantises a new palette).
+    std::optional<CiMode> mode;
+    std::vector<std::pair<CiMode, double>> tried;       // modes tried (auto, or after a poor explicit mode) and their mean ΔE
+    std::optional<std::pair<CiMode, double>> better;    // explicit mode above mode_warning_delta_e: a mode that does better
 };
 
 // Replaces texture `texture` with `image`. Errors: usage (unknown texture, size/format change
