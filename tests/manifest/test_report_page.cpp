@@ -200,7 +200,11 @@ BOOST_AUTO_TEST_CASE(the_shred_page_shows_counts_boxes_and_the_influence_histogr
     BOOST_TEST(html.find("<th>batches</th>") != std::string::npos);
     BOOST_TEST(html.find("source after the 4-influence limit") != std::string::npos);
     BOOST_TEST(html.find("largest extent after / before: 1.000×") != std::string::npos);
-    BOOST_TEST(count(html, "(front, side)\"") == 2u);
+    BOOST_TEST(count(html, "alt=\"before (front, side)\"") == 1u);
+    BOOST_TEST(count(html, "alt=\"after (front, side)\"") == 1u);
+    // And the skinning at a glance: coloured by each vertex's largest weight.
+    BOOST_TEST(count(html, "alt=\"before weights (front, side)\"") == 1u);
+    BOOST_TEST(count(html, "alt=\"after weights (front, side)\"") == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(text_from_files_is_escaped_and_missing_files_become_notes) {

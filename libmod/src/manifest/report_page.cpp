@@ -25,11 +25,12 @@ code, .mono { font-family: monospace; font-size: 13px; }
 table { border-collapse: collapse; margin: 4px 0 8px; }
 td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: left; vertical-align: top; }
 th { background: #eee; }
-td.num { text-align: right; font-family: monospace; }
+td.num { text-align: right; font-family: monospace; white-space: nowrap; }
 .warnings { background: #fff3cd; border: 2px solid #e0a800; padding: 8px 12px; margin: 8px 0 16px; }
 .warnings li { margin: 2px 0; }
 .ok { background: #e6f4ea; border: 1px solid #8bc34a; padding: 6px 12px; margin: 8px 0 16px; }
 .edit { background: #fff; border: 1px solid #ccc; padding: 8px 12px; margin: 12px 0; }
+.edit h2 { margin-top: 4px; }
 .edit-warn { color: #8a5a00; font-weight: bold; }
 .note { color: #666; font-style: italic; }
 .pic { image-rendering: pixelated; border: 1px solid #999; display: block; }

@@ -4,6 +4,7 @@
 // of influences per vertex.
 #include "report_page_detail.hpp"
 
+#include "libmod/image/colour.hpp"
 #include "libmod/render/render.hpp"
 #include "libmod/shred/import.hpp"
 #include "libmod/shred/pak.hpp"
@@ -213,6 +214,49 @@ std::string pictures(const scene::Scene& sc, const render::Box& fit, unsigned si
            ": front | side</figcaption></figure>\n";
 }
 
+// The scene with every vertex coloured by the bone of its largest weight (grey: none), unlit and
+// untextured: what a reweight or a new mesh's skinning did, at a glance.
+scene::Scene weight_view(scene::Scene sc) {
+    static constexpr image::Rgba8 colours[] = {{230, 25, 75, 255},  {60, 180, 75, 255},  {255, 225, 25, 255},
+                                               {0, 130, 200, 255},  {245, 130, 48, 255}, {145, 30, 180, 255},
+                                               {70, 240, 240, 255}, {240, 50, 230, 255}, {210, 245, 60, 255},
+                                               {250, 190, 212, 255}, {0, 128, 128, 255}, {170, 110, 40, 255}};
+    auto linear = [](image::Rgba8 c) {
+        return scene::Vec4{float(image::srgb8_to_linear(c.r)), float(image::srgb8_to_linear(c.g)),
+                           float(image::srgb8_to_linear(c.b)), 1.0f};
+    };
+    std::size_t materials = sc.materials.size();
+    for (auto& m : sc.meshes) {
+        materials = std::max<std::size_t>(materials, std::size_t(m.material) + 1);
+        m.colours.assign(m.vertex_count(), linear({128, 128, 128, 255}));
+        for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+            std::optional<std::uint32_t> bone;
+            if (v < m.skin.size() && m.skin[v].count) bone = m.skin[v].bones[0];
+            else if (v < m.influences.size()) {
+                float best = 0;
+                for (const auto& i : m.influences[v])
+                    if (i.weight > best) best = i.weight, bone = i.bone;
+            }
+            if (bone) m.colours[v] = linear(colours[*bone % std::size(colours)]);
+        }
+    }
+    scene::MaterialInfo flat;
+    flat.unlit = true;
+    sc.material_info.assign(materials, flat);
+    return sc;
+}
+
+std::string weight_pictures(const scene::Scene& sc, const render::Box& fit, unsigned size, const std::string& label) {
+    render::RenderOptions o;
+    o.width = o.height = std::clamp(size, 16u, 1024u);
+    o.background = preview_background;
+    o.fit = fit;
+    o.textured = false;
+    const image::RgbaImage pic = render::render_front_side(weight_view(sc), o, 8);
+    return "<figure class=\"preview\">" + img(pic, label + " weights (front, side)") + "<figcaption>" + esc(label) +
+           ": the bone of each vertex's largest weight</figcaption></figure>\n";
+}
+
 }  // namespace
 
 void model_section(Section& s, const Json& edit) {
@@ -259,6 +303,11 @@ void model_section(Section& s, const Json& edit) {
     const render::Box fit = render::union_box(bb.value_or(render::Box{}), ba.value_or(render::Box{}));
     if (before.scene) s.html += pictures(*before.scene, fit, s.options.preview_size, "before");
     if (after.scene) s.html += pictures(*after.scene, fit, s.options.preview_size, "after");
+    if (op == "mesh.replace" || op == "skin.reweight") {
+        s.html += "<br>";
+        if (before.scene) s.html += weight_pictures(*before.scene, fit, s.options.preview_size, "before");
+        if (after.scene) s.html += weight_pictures(*after.scene, fit, s.options.preview_size, "after");
+    }
     if (before.scene || after.scene)
         s.html += "<p class=\"note\">Both drawn at one scale (the union of the two bounding boxes), bind pose, orthographic; "
                   "front looks along -Z, side along -X.</p>\n";
