@@ -4,6 +4,7 @@
 
 #include "libmod/core/error.hpp"
 #include "scene/assimp_util.hpp"
+#include "scene/contained.hpp"
 #include "scene/tangents.hpp"
 
 #include <assimp/Importer.hpp>
@@ -743,11 +744,21 @@ Scene convert_assimp_scene(const aiScene& scene, std::string_view name, const Im
 }
 
 Scene import_file(const fs::path& path, const ImportOptions& options) {
+    if (options.contained)
+        return run_contained(path.string(), options, [&] {
+            Assimp::Importer importer;
+            return convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options);
+        });
     Assimp::Importer importer;
     return convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options);
 }
 
 Scene import_memory(ByteView data, std::string_view name, const ImportOptions& options) {
+    if (options.contained)
+        return run_contained(name, options, [&] {
+            Assimp::Importer importer;
+            return convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options);
+        });
     Assimp::Importer importer;
     return convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options);
 }
