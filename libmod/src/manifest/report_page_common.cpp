@@ -6,6 +6,7 @@
 #include "libmod/core/file.hpp"
 #include "libmod/core/hash.hpp"
 #include "libmod/image/png.hpp"
+#include "libmod/render/render.hpp"
 
 #include <cstdio>
 
@@ -59,15 +60,7 @@ std::string img(const image::RgbaImage& picture, const std::string& alt, const s
 }
 
 image::RgbaImage zoom(const image::RgbaImage& picture, unsigned factor) {
-    if (factor <= 1) return picture;
-    image::RgbaImage out{picture.width * factor, picture.height * factor, {}};
-    out.pixels.resize(std::size_t(out.width) * out.height * 4);
-    for (std::uint32_t y = 0; y < out.height; ++y)
-        for (std::uint32_t x = 0; x < out.width; ++x) {
-            const std::size_t from = (std::size_t(y / factor) * picture.width + x / factor) * 4;
-            std::copy_n(picture.pixels.begin() + long(from), 4, out.pixels.begin() + long((std::size_t(y) * out.width + x) * 4));
-        }
-    return out;
+    return factor <= 1 ? picture : render::scale_nearest(picture, factor);
 }
 
 std::string css_rgb(image::Rgba8 c) {

@@ -210,8 +210,18 @@ std::string pictures(const scene::Scene& sc, const render::Box& fit, unsigned si
     o.background = preview_background;
     o.fit = fit;
     const image::RgbaImage pic = render::render_front_side(sc, o, 8);
+    // A view with nothing drawn says why (flat geometry seen edge-on draws no pixel).
+    std::string empty;
+    for (const auto& [name, x0] : {std::pair{"front", 0u}, std::pair{"side", o.width + 8}}) {
+        bool blank = true;
+        for (std::uint32_t y = 0; blank && y < o.height; ++y)
+            for (std::uint32_t x = x0; blank && x < x0 + o.width && x < pic.width; ++x)
+                blank = pic.at(std::size_t(y) * pic.width + x) == preview_background;
+        if (blank) empty += std::string(empty.empty() ? " (" : ", ") + name + " view empty: no triangle has area seen from there, e.g. flat parts seen edge-on";
+    }
+    if (!empty.empty()) empty += ")";
     return "<figure class=\"preview\">" + img(pic, label + " (front, side)") + "<figcaption>" + esc(label) +
-           ": front | side</figcaption></figure>\n";
+           ": front | side" + empty + "</figcaption></figure>\n";
 }
 
 // The scene with every vertex coloured by the bone of its largest weight (grey: none), unlit and
