@@ -415,9 +415,12 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
         rep.warnings.push_back(std::to_string(source.meshes.size()) + " source meshes were merged into one: " + list +
                                "; pick one with --source-mesh (index or name)");
     }
-    rep.old_box = box_of(model.meshes[mesh_index].stream.vertices | std::views::transform([](const VertexRecord& r) {
-                             return r.position();
-                         }));
+    // A plain vector, not a views::transform: clang 14 (the fuzz build's compiler, Debian 12)
+    // cannot compile libstdc++ 12's ranges.
+    std::vector<std::array<float, 3>> old_positions;
+    old_positions.reserve(model.meshes[mesh_index].stream.vertices.size());
+    for (const auto& r : model.meshes[mesh_index].stream.vertices) old_positions.push_back(r.position());
+    rep.old_box = box_of(old_positions);
     rep.new_box = box_of(merged.positions);
     rep.scale_mismatch = scale_mismatch(rep.old_box, rep.new_box);
     if (!rep.scale_mismatch.empty()) {
