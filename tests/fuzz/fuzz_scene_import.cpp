@@ -1,17 +1,22 @@
-// Fuzz target: scene import. The bytes go to Assimp exactly as import_memory sends them
-// (scene::read_with_assimp: ReadFileFromMemory, our flags and FBX settings, format found from
-// the content), then whatever Assimp returns goes through our conversion
-// (scene::convert_assimp_scene), weight processing, welding, validation, retargeting and a
-// full SHRED replacement into the sample character PAK. Our code must end in a result or a
-// mod::Error on every scene Assimp hands it: never a crash, a hang or another exception.
+// Fuzz target: scene import. The bytes go through scene::import_memory with the default
+// containment (ImportOptions::contained: Assimp and our conversion run in a forked child under
+// time and memory limits, the scene comes back through the wire format, scene_wire.hpp), then
+// the scene goes through weight processing, welding, validation, retargeting and a full SHRED
+// replacement into the sample character PAK. Our code must end in a result or a mod::Error on
+// every scene: never a crash, a hang or another exception.
 //
-// Assimp 5.2.5 itself crashes on some mutated files (doc/formats/scene-import.md, "Fuzzing").
-// That is not ours to fix, so by default each input runs in a child process that tells the
-// parent, through a pipe, when Assimp has returned: a child that dies or hangs before that is
-// counted as an Assimp failure and tolerated; one that dies or hangs after it fails the run
-// (abort). MODKIT_FUZZ_IN_PROCESS=1 runs inputs in-process (for libFuzzer campaigns, where
-// the fork would hide coverage; Assimp's own crashes then stop the campaign), and
-// MODKIT_FUZZ_ASSIMP_FAILURES=DIR keeps the inputs Assimp failed on (assimp-<n>.bin) for triage.
+// Assimp 5.2.5 itself crashes, hangs and leaks on some mutated files (doc/formats/
+// scene-import.md, "Fuzzing"). The containment turns those into one "importer failed on this
+// file" error and keeps Assimp's leaks in the child (which ends with _exit, so LeakSanitizer
+// never scans it). Such an input is then replayed once more in a child of our own that tells,
+// through a pipe, when Assimp has returned (the same flags, scene::read_with_assimp): a child
+// that dies or hangs before that is counted as an Assimp failure and tolerated; one that dies
+// or hangs after it (in our conversion) fails the run (abort).
+// MODKIT_FUZZ_IN_PROCESS=1 runs inputs in-process (for libFuzzer campaigns that want coverage
+// of Assimp and the conversion, which a child's counters would hide; Assimp's crashes then stop
+// the campaign, and its leaks are suppressed with tests/fuzz/lsan_assimp.supp, which names only
+// Assimp's library), and MODKIT_FUZZ_ASSIMP_FAILURES=DIR keeps the inputs Assimp failed on
+// (assimp-<n>.bin) for triage.
 #include "libmod/core/error.hpp"
 #include "libmod/sample/shred.hpp"
 #include "libmod/scene/bone_map.hpp"
@@ -28,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -51,10 +57,9 @@ const Target& target() {
     return t;
 }
 
-// Every step after Assimp, each allowed to refuse the scene with mod::Error.
-void process(const aiScene& ai) {
+// Every step after the import, each allowed to refuse the scene with mod::Error.
+void process(mod::scene::Scene s) {
     using namespace mod;
-    scene::Scene s = scene::convert_assimp_scene(ai, "fuzz");
     for (const auto& m : s.meshes) {
         scene::MeshCheckOptions check;
         check.bone_count = s.skeleton.bones.size();
@@ -107,7 +112,7 @@ void run(const std::uint8_t* data, std::size_t size, int report) {
     if (report >= 0 && write(report, &assimp_returned, 1) != 1) std::_Exit(4);
     if (ai) {
         try {
-            process(*ai);
+            process(mod::scene::convert_assimp_scene(*ai, "fuzz"));
         } catch (const mod::Error&) {
         }
     }
@@ -179,7 +184,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return v && *v && std::strcmp(v, "0") != 0;
     }();
     target();
-    if (in_process) run(data, size, -1);
-    else run_in_child(data, size);
+    if (in_process) {
+        run(data, size, -1);
+        return 0;
+    }
+    mod::scene::ImportOptions options;
+    options.contained_timeout_ms = child_seconds * 1000;
+    std::optional<mod::scene::Scene> s;
+    try {
+        s = mod::scene::import_memory(mod::ByteView(data, size), "fuzz", options);
+    } catch (const mod::Error& e) {
+        // A crash, hang or limit in the child: whose? (aborts when it was ours)
+        if (e.message().find("importer failed on this file") != std::string::npos) run_in_child(data, size);
+        return 0;
+    }
+    try {
+        process(std::move(*s));
+    } catch (const mod::Error&) {
+    }
     return 0;
 }

@@ -19,8 +19,10 @@ rm "$out/bps/zero.src"
 # F3DEX2 display lists and PNGs: handmade seeds committed under tests/fuzz/seeds/, plus PNGs
 # `modkit texture decode` writes from corpus texel data (RGBA, grey, and paletted CI).
 seeds=$(dirname "$0")/seeds
-mkdir -p "$out/gbi" "$out/png"
+mkdir -p "$out/gbi" "$out/png" "$out/scene_wire"
 cp "$seeds"/gbi/* "$out/gbi/"
+# Scene wire data (scene_wire.hpp): an empty scene and a small one with every field set.
+cp "$seeds"/scene_wire/* "$out/scene_wire/"
 cp "$seeds"/png/* "$out/png/"
 # Manifests: handmade hostile ones plus every example and ready-made mod of the source tree.
 mkdir -p "$out/manifest"

@@ -74,6 +74,23 @@ struct ImportOptions {
     // the import fails (format) naming the mesh, since a skinned target needs weights.
     bool allow_unskinned = true;
     std::uint64_t max_input_bytes = 512ull << 20;  // larger files are refused (kind limit)
+
+    // Containment (doc/formats/scene-import.md, "Contained import"): import_file and
+    // import_memory run Assimp and the conversion in a child process (fork, no exec) that sends
+    // the Scene back in the bounds-checked wire format (scene_wire.hpp). A child that crashes,
+    // runs longer than contained_timeout_ms, needs more than contained_memory_bytes of address
+    // space beyond what this process already maps, or sends more than contained_output_bytes
+    // becomes one mod::Error (format, naming the file: "the FBX importer failed on this file
+    // (crashed with signal 11)"); errors the import throws in the child come back as they were.
+    // false imports in this process (tests, benchmarks; Assimp's crashes are then ours).
+    // The memory limit is not applied in AddressSanitizer builds (its shadow memory needs the
+    // address space).
+    bool contained = true;
+    std::uint32_t contained_timeout_ms = 120'000;
+    std::uint64_t contained_memory_bytes = 4ull << 30;
+    std::uint64_t contained_output_bytes = 1ull << 30;
+    // Tests only: called in the child before the import (to crash or hang it on purpose).
+    void (*contained_child_hook)() = nullptr;
 };
 
 // Reads `path` (format chosen by Assimp from content and extension). Throws mod::Error with
