@@ -167,7 +167,8 @@ Info describe(const ByteReader& patch_in, const ApplyOptions& options) {
     Info info = read_info(patch);
     if (info.target_size > options.max_target)
         patch.fail_at_path(4, ".header", "target size " + std::to_string(info.target_size) + " exceeds the limit of " +
-                                             std::to_string(options.max_target), ErrorKind::limit);
+                                             std::to_string(options.max_target) + " bytes (raise it with --max-size)",
+                           ErrorKind::limit);
     run_actions(patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset),
                 info, {}, nullptr, info);
     return info;
@@ -187,7 +188,14 @@ Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& opt
     }
     if (info.target_size > options.max_target)
         patch.fail_at_path(4, ".header", "target size " + std::to_string(info.target_size) + " exceeds the limit of " +
-                                             std::to_string(options.max_target), ErrorKind::limit);
+                                             std::to_string(options.max_target) + " bytes (raise it with --max-size)",
+                           ErrorKind::limit);
+    // A dry run first: the actions must write exactly the declared size within the declared
+    // bounds before anything is allocated (a 25-byte patch claiming 4 GiB fails here). It costs
+    // one walk of the patch, small next to writing the target.
+    Info dry = info;
+    run_actions(patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset), info, source,
+                nullptr, dry);
     Bytes target(static_cast<std::size_t>(info.target_size));
     run_actions(patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset),
                 info, source, target.data(), info);

@@ -4,6 +4,7 @@
 
 #include "libmod/core/endian.hpp"
 
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader
 #include <zstd.h>
 
 #include <algorithm>
@@ -142,6 +143,33 @@ void check_frame(const ByteReader& patch, const Header& h) {
         fail_frame(ZSTD_isError(frame_extent) ? std::string("damaged zstd frame: ") + ZSTD_getErrorName(frame_extent)
                                               : "bytes after the zstd frame");
 }
+// The most bytes the frame's blocks can produce, whatever its header claims (libzstd's
+// ZSTD_decompressBound returns the claimed content size when there is one): a raw or RLE block
+// produces its stated size, a compressed block at most the frame's block size maximum.
+// UINT64_MAX when the block headers cannot be walked.
+std::uint64_t frame_output_bound(ByteView frame) {
+    ZSTD_frameHeader fh;
+    if (ZSTD_getFrameHeader(&fh, frame.data(), frame.size()) != 0 || fh.frameType != ZSTD_frame) return UINT64_MAX;
+    std::size_t at = fh.headerSize;
+    std::uint64_t total = 0;
+    for (;;) {
+        if (frame.size() - at < 3) return UINT64_MAX;
+        const std::uint32_t bh = frame[at] | (std::uint32_t(frame[at + 1]) << 8) | (std::uint32_t(frame[at + 2]) << 16);
+        at += 3;
+        const std::uint32_t size = bh >> 3, type = (bh >> 1) & 3;
+        std::size_t stored = 0;
+        switch (type) {
+            case 0: stored = size; total += size; break;                      // raw
+            case 1: stored = 1; total += size; break;                         // RLE
+            case 2: stored = size; total += fh.blockSizeMax; break;           // compressed
+            default: return UINT64_MAX;                                       // reserved
+        }
+        if (frame.size() - at < stored) return UINT64_MAX;
+        at += stored;
+        if (bh & 1) return total;
+    }
+}
+
 }  // namespace
 
 Header inspect(const ByteReader& patch_in) {
@@ -168,13 +196,21 @@ Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& opt
     }
     if (h.target_size > options.max_target)
         patch.fail_at_path(0x28, ".header", "target size " + std::to_string(h.target_size) + " exceeds the limit of " +
-                                                std::to_string(options.max_target), ErrorKind::limit);
+                                                std::to_string(options.max_target) + " bytes (raise it with --max-size)",
+                           ErrorKind::limit);
     if (h.window_log > options.max_window_log)
         patch.fail_at_path(0x48, ".header", "window log " + std::to_string(h.window_log) + " exceeds the limit of " +
                                                 std::to_string(options.max_window_log), ErrorKind::limit);
     check_frame(patch, h);
     const ByteView frame = patch.data().subspan(header_size);
     auto fail_frame = [&](const std::string& message) { patch.fail_at_path(header_size, ".frame", message); };
+    // The frame's blocks bound what it can produce (at most 128 KiB each): a small frame whose
+    // header claims gigabytes is refused before the target is allocated.
+    const std::uint64_t bound = frame_output_bound(frame);
+    if (bound == UINT64_MAX) fail_frame("damaged zstd frame (its blocks cannot be walked)");
+    if (h.target_size > bound)
+        fail_frame("the frame's blocks produce at most " + std::to_string(bound) + " bytes, the header claims " +
+                   std::to_string(h.target_size));
     std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx());
     if (!dctx) throw Error(ErrorKind::limit, "cannot allocate a zstd decompression context");
     check_zstd(ZSTD_DCtx_refPrefix(dctx.get(), source.data(), source.size()), "zstd prefix");

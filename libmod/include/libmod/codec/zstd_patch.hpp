@@ -23,7 +23,7 @@ namespace mod::zpatch {
 inline constexpr char magic[4] = {'M', 'Z', 'P', 'T'};
 inline constexpr std::uint16_t version = 1;
 inline constexpr std::size_t header_size = 0x58;
-inline constexpr std::uint64_t default_max_target = 4ull << 30;  // 4 GiB
+inline constexpr std::uint64_t default_max_target = 1ull << 30;  // 1 GiB (modkit patch apply --max-size)
 inline constexpr int default_level = 9;  // 19 is 10x slower for ~10% smaller patches (bench_patch)
 
 struct Header {
