@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 namespace modkit {
@@ -47,8 +48,19 @@ int run_subcommand(const Group& group, const Subcommand& sub, const std::vector<
     }
     std::string prefix = group.single ? group.name : group.name + " " + sub.name;
     if (vm.count("help")) {
-        std::cout << "usage: modkit " << prefix << " " << sub.synopsis << "\n\n" << sub.summary
-                  << "\n\n" << options;
+        // Positional arguments are declared as options for Boost; the synopsis names them, so
+        // the option list leaves them out.
+        std::set<std::string> positional_names;
+        const unsigned last = positionals.max_total_count();
+        for (unsigned i = 0; i < last && i < 64; ++i) positional_names.insert(positionals.name_for_position(i));
+        po::options_description shown("options");
+        for (const auto& opt : options.options())
+            if (!positional_names.count(opt->long_name())) shown.add(opt);
+        std::cout << "usage: modkit " << prefix << " " << sub.synopsis << "\n\n" << sub.summary << "\n\n" << shown;
+        if (const auto* examples = help_examples(prefix); examples && !examples->empty()) {
+            std::cout << "\nexamples (in a folder where 'modkit sample game' wrote the sample games):\n";
+            for (const auto& e : *examples) std::cout << "  " << e << "\n";
+        }
         return 0;
     }
     Global global;

@@ -59,6 +59,10 @@ struct Registrar {
     explicit Registrar(Group group) { register_group(std::move(group)); }
 };
 
+// The examples a subcommand's --help ends with ("group sub", or the group's name for a
+// single-action group), or nullptr (help_examples.cpp).
+const std::vector<std::string>* help_examples(const std::string& key);
+
 // Runs `modkit GROUP ARGS…` (args exclude the program and group names).
 int run_group(const Group& group, const std::vector<std::string>& args);
 

@@ -16,7 +16,8 @@ void print_overview() {
     for (const auto& [name, group] : modkit::groups())
         std::cout << "  " << name << std::string(name.size() < 10 ? 10 - name.size() : 1, ' ')
                   << group.summary << "\n";
-    std::cout << "\n'modkit GROUP --help' lists a group's subcommands.\n"
+    std::cout << "\n'modkit help GROUP' (or 'modkit GROUP --help') lists a group's subcommands; 'modkit --version'.\n"
+                 "Start with 'modkit sample game': every --help ends with examples that run on it.\n"
                  "exit codes: 0 ok, 1 usage, 2 invalid input, 3 limit/conflict, 4 I/O\n";
 }
 
@@ -30,12 +31,21 @@ int main(int argc, char** argv) {
         modkit::warn("removed " + removed.string() + ", a temporary file left by an interrupted run");
     });
     try {
+        // `modkit help GROUP [SUBCOMMAND]` is `modkit GROUP [SUBCOMMAND] --help`.
+        if (args.size() >= 2 && args[0] == "help") {
+            auto it = modkit::groups().find(args[1]);
+            if (it == modkit::groups().end())
+                modkit::usage_error("unknown command '" + args[1] + "' (see 'modkit --help')");
+            std::vector<std::string> rest(args.begin() + 2, args.end());
+            rest.push_back("--help");
+            return modkit::run_group(it->second, rest);
+        }
         if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
             print_overview();
             return args.empty() ? 1 : 0;
         }
-        if (args[0] == "--version") {
-            std::cout << "modkit 0.1.0\n";
+        if (args[0] == "--version" || args[0] == "version") {
+            std::cout << "modkit " << MODKIT_VERSION << "\n";
             return 0;
         }
         auto it = modkit::groups().find(args[0]);

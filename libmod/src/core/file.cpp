@@ -1,5 +1,7 @@
 #include "libmod/core/file.hpp"
 
+#include "libmod/core/folder.hpp"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -292,6 +294,10 @@ PendingOutput::PendingOutput(const fs::path& path, std::span<const fs::path> inp
         mode_ = st.st_mode & 0777;
     }
     const fs::path dir = folder_of(path);
+    // An output folder that does not exist yet is made (its missing parents too), as a user
+    // writing out/mod.z64 expects; a parent that is a file is an io error naming it.
+    std::error_code exists_ec;
+    if (!fs::exists(dir, exists_ec)) create_folder(dir);
     sweep_once(dir);
     tmp_ = dir / temporary_name(path);
     // Registered before it exists, so there is no moment when it exists unregistered.

@@ -29,6 +29,7 @@ Bytes read_file(const std::filesystem::path& path, std::uint64_t max_size = defa
 // file, even through another name; an input that is a folder counts every file below it), io
 // when `path` exists and is not a regular file (the message names what it is) and on any
 // write failure. An existing output keeps its permission bits (rwx of user, group, others).
+// A missing output folder is created (with its parents) first.
 void write_file_atomic(const std::filesystem::path& path, ByteView data,
                        std::span<const std::filesystem::path> inputs = {});
 void write_file_atomic(const std::filesystem::path& path, std::string_view text,
