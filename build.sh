@@ -23,6 +23,9 @@ install_missing() {
   for p in "${packages[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  # Node.js and npm run the Khronos glTF validator in the tests. A machine with another
+  # Node.js build (whose package bundles npm) keeps it: Debian's npm would conflict with it.
+  command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
   if ((${#missing[@]})); then
     echo "build.sh: installing ${missing[*]}" >&2
     local sudo=""
@@ -47,6 +50,13 @@ case "${1:-}" in
   test)
     install_missing "${test_packages[@]}"
     configure_and_build OFF
+    # The Khronos glTF validator for tests/cli/test_gltf_validator.cpp, project-local (no
+    # global install) in BUILD/tools/node_modules.
+    if [ ! -f "$build_dir/tools/node_modules/gltf-validator/package.json" ]; then
+      mkdir -p "$build_dir/tools"
+      (cd "$build_dir/tools" && npm install --no-audit --no-fund --prefix . gltf-validator >npm.log 2>&1) ||
+        echo "build.sh: npm could not install gltf-validator (see $build_dir/tools/npm.log)" >&2
+    fi
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     # The layers with SSE2 fast paths, built without them: their tests then check the scalar
     # fallbacks that other machines run.

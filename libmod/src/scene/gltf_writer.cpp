@@ -192,6 +192,22 @@ void write_material(JsonWriter& w, const std::string& name, const MaterialInfo* 
     w.EndObject();
 }
 
+// A unit normal for a vertex whose normal is not finite: perpendicular to its tangent when
+// the tangent is usable (so cross(normal, tangent) keeps the tangent sign through importers
+// that derive the bitangent from it), else +Z.
+Vec3 substitute_normal(const Vec4& t) {
+    const double tx = t[0], ty = t[1], tz = t[2];
+    const double len = std::sqrt(tx * tx + ty * ty + tz * tz);
+    if (!std::isfinite(len) || len < 1e-6) return {0.0f, 0.0f, 1.0f};
+    // cross(t, the axis least aligned with t), normalised
+    const double ax = std::abs(tx), ay = std::abs(ty), az = std::abs(tz);
+    double a[3] = {0, 0, 0};
+    (ax <= ay && ax <= az ? a[0] : ay <= az ? a[1] : a[2]) = 1;
+    double c[3] = {ty * a[2] - tz * a[1], tz * a[0] - tx * a[2], tx * a[1] - ty * a[0]};
+    const double cl = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    return {float(c[0] / cl), float(c[1] / cl), float(c[2] / cl)};
+}
+
 }  // namespace
 
 GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeights>>& skins,
@@ -209,6 +225,9 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         std::size_t position, normal, tangent, uv0, uv1, colour = SIZE_MAX, joints = SIZE_MAX, weights = SIZE_MAX,
                     indices;
         std::uint32_t material;
+        // Vertices whose normal is not finite: vertex index and the three components' bits
+        // (written to the primitive's extras; NORMAL holds a substitute unit normal).
+        std::vector<std::uint32_t> normal_bits;
     };
     std::vector<Primitive> primitives;
     for (std::size_t mi = 0; mi < scene.meshes.size(); ++mi) {
@@ -224,7 +243,15 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
                 pos.push_back(m.positions[v][i]);
                 lo[i] = std::min(lo[i], m.positions[v][i]);
                 hi[i] = std::max(hi[i], m.positions[v][i]);
-                nrm.push_back(m.normals[v][i]);
+            }
+            const Vec3& normal = m.normals[v];
+            if (std::isfinite(normal[0]) && std::isfinite(normal[1]) && std::isfinite(normal[2])) {
+                nrm.insert(nrm.end(), normal.begin(), normal.end());
+            } else {
+                const Vec3 substitute = substitute_normal(m.tangents[v]);
+                nrm.insert(nrm.end(), substitute.begin(), substitute.end());
+                p.normal_bits.push_back(static_cast<std::uint32_t>(v));
+                for (float x : normal) p.normal_bits.push_back(std::bit_cast<std::uint32_t>(x));
             }
             for (int i = 0; i < 4; ++i) tan.push_back(m.tangents[v][i]);
             uv0.push_back(m.uv0[v][0]);
@@ -299,7 +326,15 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         if (bones[b].parent < 0) roots.push_back(b);
         else children[bones[b].parent].push_back(b);
     }
+    // glTF wants the joints of a skin under one common root: a skeleton with several roots
+    // gets a synthetic root node (after the mesh nodes, identity, marked in its extras, not a
+    // joint), which modkit's importer removes again (gltf_reader.hpp).
+    const bool synthetic_root = roots.size() > 1;
+    const std::size_t synthetic_root_node = bones.size() + scene.meshes.size();
+    std::vector<std::size_t> bone_roots;
+    if (synthetic_root) bone_roots.swap(roots);
     for (std::size_t m = 0; m < scene.meshes.size(); ++m) roots.push_back(bones.size() + m);
+    if (synthetic_root) roots.push_back(synthetic_root_node);
     w.Key("scene");
     w.Uint(0);
     w.Key("scenes");
@@ -339,6 +374,21 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
             w.Key("skin");
             w.Uint(0);
         }
+        w.EndObject();
+    }
+    if (synthetic_root) {
+        w.StartObject();
+        w.Key("name");
+        w.String(gltf_synthetic_root_name);
+        w.Key("children");
+        w.StartArray();
+        for (auto r : bone_roots) w.Uint64(r);
+        w.EndArray();
+        w.Key("extras");
+        w.StartObject();
+        w.Key(gltf_synthetic_root_key);
+        w.Bool(true);
+        w.EndObject();
         w.EndObject();
     }
     w.EndArray();
@@ -381,6 +431,17 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         w.Uint(p.material);
         w.Key("mode");
         w.Uint(4);
+        if (!p.normal_bits.empty()) {
+            // glTF forbids NaN in NORMAL: the file carries a substitute unit normal, and the
+            // original bits here; modkit's importer puts them back (gltf_reader.hpp).
+            w.Key("extras");
+            w.StartObject();
+            w.Key(gltf_normal_bits_key);
+            w.StartArray();
+            for (std::uint32_t x : p.normal_bits) w.Uint(x);
+            w.EndArray();
+            w.EndObject();
+        }
         w.EndObject();
         w.EndArray();
         w.EndObject();
@@ -446,6 +507,10 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         w.EndArray();
         w.Key("inverseBindMatrices");
         w.Uint64(inverse_binds);
+        if (synthetic_root) {
+            w.Key("skeleton");
+            w.Uint64(synthetic_root_node);
+        }
         w.EndObject();
         w.EndArray();
     }

@@ -25,6 +25,15 @@
 
 namespace mod::scene {
 
+// Names shared with the reader (gltf_reader.hpp): a primitive whose mesh has non-finite
+// normals carries extras.modkit_nonfinite_normals = [vertex, x bits, y bits, z bits, ...] (u32)
+// and a substitute unit normal in NORMAL (glTF forbids NaN there); a skeleton with several
+// root bones gets a node named gltf_synthetic_root_name with extras.modkit_synthetic_root =
+// true above them (glTF wants one common root for a skin's joints).
+inline constexpr const char* gltf_normal_bits_key = "modkit_nonfinite_normals";
+inline constexpr const char* gltf_synthetic_root_key = "modkit_synthetic_root";
+inline constexpr const char* gltf_synthetic_root_name = "modkit_skeleton_root";
+
 // `skins[m]` are the processed weights of scene.meshes[m] (empty for an unskinned mesh).
 struct GltfOutput {
     std::string json;

@@ -3,8 +3,10 @@
 #include "libmod/scene/import.hpp"
 
 #include "libmod/core/error.hpp"
+#include "libmod/core/file.hpp"
 #include "scene/assimp_util.hpp"
 #include "scene/contained.hpp"
+#include "scene/gltf_reader.hpp"
 #include "scene/tangents.hpp"
 
 #include <assimp/Importer.hpp>
@@ -743,24 +745,46 @@ Scene convert_assimp_scene(const aiScene& scene, std::string_view name, const Im
     }
 }
 
+// glTF: our own bounded reading first (weights Assimp would drop, modkit's extras), then
+// Assimp; the extras are applied to its result (gltf_reader.hpp).
+static std::optional<GltfExtras> gltf_precheck(const fs::path& path, const ImportOptions& options) {
+    if (!looks_like_gltf({}, path.string())) return std::nullopt;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > options.max_input_bytes || ec)
+        return std::nullopt;  // read_with_assimp reports it
+    return check_gltf(read_file(path, options.max_input_bytes), path.string(), path.parent_path().empty() ? fs::path(".") : path.parent_path(),
+                      options.max_input_bytes);
+}
+
+static Scene with_gltf_extras(Scene scene, const std::optional<GltfExtras>& extras) {
+    if (extras) apply_gltf_extras(scene, *extras);
+    return scene;
+}
+
 Scene import_file(const fs::path& path, const ImportOptions& options) {
+    const std::optional<GltfExtras> extras = gltf_precheck(path, options);
     if (options.contained)
-        return run_contained(path.string(), options, [&] {
+        return with_gltf_extras(run_contained(path.string(), options, [&] {
             Assimp::Importer importer;
             return convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options);
-        });
+        }), extras);
     Assimp::Importer importer;
-    return convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options);
+    return with_gltf_extras(convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options),
+                            extras);
 }
 
 Scene import_memory(ByteView data, std::string_view name, const ImportOptions& options) {
+    std::optional<GltfExtras> extras;
+    if (data.size() <= options.max_input_bytes && looks_like_gltf(data, name))
+        extras = check_gltf(data, name, {}, options.max_input_bytes);
     if (options.contained)
-        return run_contained(name, options, [&] {
+        return with_gltf_extras(run_contained(name, options, [&] {
             Assimp::Importer importer;
             return convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options);
-        });
+        }), extras);
     Assimp::Importer importer;
-    return convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options);
+    return with_gltf_extras(convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options),
+                            extras);
 }
 
 }  // namespace mod::scene

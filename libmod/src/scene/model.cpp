@@ -43,7 +43,14 @@ Mat4 inverse(const Mat4& m, std::string_view what) {
     if (!e.allFinite() || !lu.isInvertible() || scale == 0 ||
         std::abs(e.block<3, 3>(0, 0).determinant()) < 1e-12 * scale * scale * scale)
         throw Error(ErrorKind::format, std::string(what) + " is not invertible");
-    return from_eigen(lu.inverse());
+    Mat4 result = from_eigen(lu.inverse());
+    // The inverse of an affine matrix is affine: its last row is exactly 0 0 0 1, not the LU's
+    // rounding noise (glTF validators refuse inverse bind matrices whose last row is not).
+    if (m[12] == 0.0f && m[13] == 0.0f && m[14] == 0.0f && m[15] == 1.0f) {
+        result[12] = result[13] = result[14] = 0.0f;
+        result[15] = 1.0f;
+    }
+    return result;
 }
 
 void derive_bone_matrices(Skeleton& skeleton) {
