@@ -6,8 +6,11 @@
 #include "libmod/codec/zstd_patch.hpp"
 #include "libmod/core/file.hpp"
 #include "libmod/core/hash.hpp"
+#include "libmod/n64/rom.hpp"
 
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 namespace modkit {
 namespace {
@@ -74,8 +77,36 @@ int patch_create(const po::variables_map& vm, const Global& g) {
     return 0;
 }
 
+// The CRC-32 of the source the patch was made for.
+std::uint32_t expected_source_crc(const mod::Bytes& patch, const fs::path& path, Format format) {
+    if (format == Format::bps) {
+        mod::bps::ApplyOptions o;
+        o.ignore_source_crc = true;
+        return mod::bps::describe(mod::ByteReader(patch, mod::Endian::little, path.string(), "bps"), o).source_crc32;
+    }
+    return mod::zpatch::inspect(mod::ByteReader(patch, mod::Endian::little, path.string(), "zpatch")).source_crc32;
+}
+
+// When `source` is an N64 ROM in another byte order whose conversion is the patch's source:
+// {the order it is in, the order the patch wants}.
+std::optional<std::pair<std::string, std::string>> swapped_dump_of_source(const mod::Bytes& source, std::uint32_t want_crc) {
+    try {
+        const auto order = mod::n64::detect_order(mod::ByteReader(source, mod::Endian::big));
+        for (auto to : {mod::n64::ByteOrder::z64, mod::n64::ByteOrder::v64, mod::n64::ByteOrder::n64}) {
+            if (to == order) continue;
+            const mod::Bytes other = mod::n64::from_z64(mod::n64::to_z64(source, order), to);
+            if (mod::crc32(other) == want_crc) return std::pair{std::string(mod::n64::to_string(order)), std::string(mod::n64::to_string(to))};
+        }
+    } catch (const mod::Error&) {
+    }
+    return std::nullopt;
+}
+
 int patch_apply(const po::variables_map& vm, const Global& g) {
-    fs::path patch_path = required(vm, "patch"), source_path = required(vm, "source"), out = required(vm, "out");
+    fs::path patch_path = required(vm, "patch"), source_path = required(vm, "source");
+    // Without OUT, as Flips does: beside the source, named after the patch, with the source's extension.
+    fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>())
+                                   : source_path.parent_path() / (patch_path.stem().string() + source_path.extension().string());
     const auto patch = mod::read_file(patch_path);
     const auto source = mod::read_file(source_path);
     const Format format = detected_format(patch, patch_path);
@@ -95,10 +126,21 @@ int patch_apply(const po::variables_map& vm, const Global& g) {
                                         source, o);
         }
     } catch (mod::Error& e) {
-        // A refused source: say which file was refused.
-        if (e.kind() == mod::ErrorKind::conflict)
+        // A refused source: say which file was refused, and name a byte-swapped dump of the
+        // right ROM as such (it is the right game, only in another byte order).
+        if (e.kind() == mod::ErrorKind::conflict) {
+            if (auto swapped = swapped_dump_of_source(source, expected_source_crc(patch, patch_path, format))) {
+                fs::path fixed = source_path;
+                fixed.replace_extension("." + swapped->second);
+                throw mod::Error(e.kind(), source_path.string() + " is a byte-swapped (" + swapped->first +
+                                               ") dump of the ROM this patch was made for (" + swapped->second +
+                                               "): convert it first with 'modkit rom normalize " + source_path.string() +
+                                               " " + fixed.string() + " --order " + swapped->second +
+                                               "' and apply the patch to " + fixed.string());
+            }
             throw mod::Error(e.kind(), source_path.string() + ": " + e.message(), e.file(),
                              e.offset(), e.path());
+        }
         throw;
     }
     const fs::path inputs[] = {patch_path, source_path};
@@ -139,7 +181,8 @@ void info_bps(const mod::Bytes& patch, const fs::path& path, const Global& g) {
         std::printf("format       BPS1 (%zu bytes)\n", patch.size());
         std::printf("source       %llu bytes, CRC-32 %08X\n", static_cast<unsigned long long>(info.source_size), info.source_crc32);
         std::printf("target       %llu bytes, CRC-32 %08X\n", static_cast<unsigned long long>(info.target_size), info.target_crc32);
-        std::printf("metadata     %zu bytes\n", info.metadata.size());
+        if (info.metadata.empty()) std::printf("metadata     none\n");
+        else std::printf("metadata     %zu bytes: %s\n", info.metadata.size(), mod::escape_controls(info.metadata).c_str());
         for (int k = 0; k < 4; ++k)
             std::printf("%-12s %llu actions, %llu bytes\n", kinds[k], static_cast<unsigned long long>(info.action_count[k]),
                         static_cast<unsigned long long>(info.action_bytes[k]));
@@ -194,11 +237,11 @@ const Registrar patch_group({"patch", "distributable patches: BPS (small files) 
          p.add("source", 1).add("target", 1).add("out", 1);
      },
      patch_create},
-    {"apply", "PATCH SOURCE OUT [--max-size N] [--ignore-source-crc]",
+    {"apply", "PATCH SOURCE [OUT] [--max-size N] [--ignore-source-crc]",
      "apply a patch; a source that is not the one the patch was made for is refused",
      [](auto& o, auto& p) {
          o.add_options()("patch", po::value<std::string>(), "patch file (.bps or .zpatch)")(
-             "source", po::value<std::string>(), "original file")("out", po::value<std::string>(), "result to write")(
+             "source", po::value<std::string>(), "original file")("out", po::value<std::string>(), "result to write (default: beside SOURCE, named after PATCH)")(
              "max-size", number<std::uint64_t>()->default_value(mod::zpatch::default_max_target),
              "refuse patches declaring a larger result")(
              "ignore-source-crc", "BPS only: apply even when the source CRC differs (the result CRC is still checked)");

@@ -27,8 +27,7 @@ const Table& table() {
         {"patch create", {"modkit stadium palette hsv " + rom + " 0 blue.z64 --palette 0 --hue 200",
                           "modkit patch create " + rom + " blue.z64 blue.bps --metadata 'Blue model 0'"}},
         {"patch apply", {"modkit stadium palette hsv " + rom + " 0 blue.z64 --palette 0 --hue 200",
-                         "modkit patch create " + rom + " blue.z64 blue.bps && modkit patch apply blue.bps " + rom +
-                             " patched.z64"}},
+                         "modkit patch create " + rom + " blue.z64 blue.bps && modkit patch apply blue.bps " + rom}},
         {"patch info", {"modkit patch create " + rom + " " + rom + " same.bps --metadata 'nothing changed'",
                         "modkit patch info same.bps"}},
         {"preview", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb",
