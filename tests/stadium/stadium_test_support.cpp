@@ -80,7 +80,7 @@ mod::Bytes small_model(std::uint16_t model_id) {
         .open()
         .material(1, 0, mat, tex, pal, 0xFFFFFFFF)
         .draw(1, da)
-        .bone(1, 0, 1, {0, 40, 0}, {0, 0, 90})
+        .bone(1, 0, 1, {0, 40, 0}, {0, 0, 0x4000})  // 90° about z (binary angle)
         .open()
         .material(1, -1, mat2, tex2, -1, 0xFF8040FF)
         .draw(1, db)
@@ -157,10 +157,17 @@ mod::Bytes game_relocate(const Fragment& f, std::uint32_t vaddr) {
         return a;
     };
     std::array<std::uint32_t, 32> hi_at{}, hi_word{};
+    std::array<bool, 32> hi_seen{};
     for (const Reloc& e : f.relocs) {
+        const int type = static_cast<int>((e.raw >> 24) & 0x7F);
+        if (type != 2 && type != 4 && type != 5 && type != 6) continue;  // no case: the game skips it
         std::uint8_t* p = &image[e.offset()];
         const std::uint32_t w = mod::endian::load_be32(p);
-        switch (static_cast<int>((e.raw >> 24) & 0x7F)) {
+        // A LO16 with no HI16 for its register before it reads uninitialised stack arrays in the
+        // game (undefined): left as is here.
+        if (type == 6 && !hi_seen[(w >> 21) & 31]) continue;
+        if (type == 5) hi_seen[(w >> 16) & 31] = true;
+        switch (type) {
         case 2: mod::endian::store_be32(p, map(w)); break;
         case 4: {
             const std::uint32_t t = map(((w * 4) & 0x0FFFFFFCu) + 0x80000000u);

@@ -54,7 +54,9 @@ mod::Bytes random_fragment(modtest::Rng& rng);
 
 // The game's relocator: every relocation applied in table order with the fragment loaded at
 // `vaddr` (map(a) = vaddr + (a & 0xFFFFF) for this fragment's id, identity otherwise), then
-// [relocOffset, sizeInRam) cleared. Returns the loaded image (sizeInRam bytes).
+// [relocOffset, sizeInRam) cleared. Returns the loaded image (sizeInRam bytes). Types other
+// than 2/4/5/6 are skipped (the game's switch has no case); a LO16 with no HI16 before it is
+// left alone (the game reads uninitialised stack arrays there: undefined).
 mod::Bytes game_relocate(const mod::stadium::Fragment& fragment, std::uint32_t vaddr);
 
 }  // namespace stadiumtest

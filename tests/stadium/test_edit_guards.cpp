@@ -14,12 +14,14 @@ using namespace mod::stadium;
 
 namespace {
 
-// small_model() with palette 0's colour pointer (entry + 4) aimed at body offset `target`.
+// small_model() with palette 0's colour pointer (entry + 4) and its TLUT DL's SETTIMG address
+// (the list is authoritative) aimed at body offset `target`.
 Model with_palette_at(std::uint32_t target) {
     const mod::Bytes bytes = stadiumtest::small_model();
     Fragment f = parse_fragment(mod::ByteReader(bytes, mod::Endian::big, "t", "fragment"));
     const Model m = read_model(f);
     mod::endian::store_be32(&f.body[m.palettes[0].entry + 4], f.link_base() + target);
+    mod::endian::store_be32(&f.body[m.offset_of(m.palettes[0].tlut_dl, "tlut_dl") + 4], f.link_base() + target);
     return read_model(f);
 }
 

@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The sample ROM with the first relocation word of entry `index`'s FRAGMENT set to type 9.
+// The sample ROM with the first relocation word of entry `index`'s FRAGMENT made an R_MIPS_32
+// whose offset lies past the body (a type the game does not know would be skipped, not refused).
 Bytes rom_with_bad_reloc(std::size_t index, std::uint64_t* reloc_in_content = nullptr) {
     StadiumRom rom = load_rom_bytes(stadiumtest::sample_rom_bytes(), "sample.z64");
     const Archive a = read_archive(rom);
@@ -23,11 +24,14 @@ Bytes rom_with_bad_reloc(std::size_t index, std::uint64_t* reloc_in_content = nu
     const Fragment f = parse_fragment(ByteReader(d.content, Endian::big));
     const std::uint64_t at = f.header.reloc_offset + 4;  // count word, then the first entry
     BOOST_REQUIRE(!f.relocs.empty());
-    d.content[at] = 0x09;  // the type byte: 9 is not one of 2, 4, 5, 6
+    d.content[at] = 0x02;  // R_MIPS_32 at offset 0xFFFFFC: not a word of the body
+    d.content[at + 1] = 0xFF;
+    d.content[at + 2] = 0xFF;
+    d.content[at + 3] = 0xFC;
     if (reloc_in_content) *reloc_in_content = at;
     if (d.kind != PayloadKind::pers_szp) {
         const std::uint64_t file_at = model_archive_rom + a.entries[index].offset + at;
-        rom.z64[file_at] = d.content[at];
+        for (std::uint64_t k = 0; k < 4; ++k) rom.z64[file_at + k] = d.content[at + k];
         return rom.z64;
     }
     const RepackResult r = repack_archive(a, {{index, d.content}});

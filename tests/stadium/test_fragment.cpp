@@ -103,21 +103,33 @@ BOOST_AUTO_TEST_CASE(header_and_table_errors_name_the_structure) {
     bad_magic[9] = 'X';
     auto e = catch_error([&] { parse(bad_magic); });
     BOOST_TEST(e->message().find("FRAGMENT") != std::string::npos);
+    // Type 3 is not a relocation the game knows: Memmap_RelocateFragment skips it (F12), so the
+    // fragment reads, the word is kept, and relocs_the_game_skips names it.
     auto bad_type = good;
     const std::uint32_t table = mod::endian::load_be32(&good[0x14]);
-    bad_type[table + 4 + 4 * 5] = 0x03;  // type 3 is not a relocation the game knows
-    e = catch_error([&] { parse(bad_type); });
-    BOOST_TEST(e->path() == "fragment.reloc[5]");
-    BOOST_TEST(e->offset() == table + 4 + 4 * 5);
+    bad_type[table + 4 + 4 * 5] = 0x03;
+    const Fragment skipped = parse(bad_type);
+    BOOST_TEST(skipped.relocs[5].raw >> 24 == 0x03u);
+    BOOST_TEST(encode_fragment(skipped) == bad_type);
+    const auto sk = relocs_the_game_skips(skipped);
+    BOOST_REQUIRE_EQUAL(sk.size(), 1u);
+    BOOST_TEST(sk[0].index == 5u);
     auto bad_offset = good;
     mod::endian::store_be32(&bad_offset[table + 4 + 4 * 6], Reloc::make(RelocType::mips_32, table + 0x100).raw);
     e = catch_error([&] { parse(bad_offset); });
     BOOST_TEST(e->path() == "fragment.reloc[6]");
-    // A LO16 before any HI16 for its register.
+    // A LO16 before any HI16 for its register: the game resolves it with uninitialised state;
+    // kept and reported, not refused (F12). Entry 1 was the getter's HI16, so the getter's own
+    // LO16 (entry 2) has none either.
     auto lo_first = good;
     mod::endian::store_be32(&lo_first[table + 4 + 4 * 1], Reloc::make(RelocType::mips_lo16, 0x28).raw);
-    e = catch_error([&] { parse(lo_first); });
-    BOOST_TEST(e->path() == "fragment.reloc[1]");
+    const Fragment orphan = parse(lo_first);
+    const auto so = relocs_the_game_skips(orphan);
+    BOOST_REQUIRE_EQUAL(so.size(), 2u);
+    BOOST_TEST(so[0].index == 1u);
+    BOOST_TEST(so[1].index == 2u);
+    BOOST_TEST((so[0].kind == SkippedReloc::Kind::lo16_without_hi16));
+    BOOST_TEST((so[1].kind == SkippedReloc::Kind::lo16_without_hi16));
 }
 
 BOOST_AUTO_TEST_CASE(walk_rejects_command_0x12_and_pointers_out_of_the_body) {

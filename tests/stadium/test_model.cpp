@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(small_model_matches_what_the_builder_wrote) {
     BOOST_TEST(m.bones[1].id == 1);
     BOOST_TEST(m.bones[1].channel == 1);
     BOOST_TEST(m.bones[1].translation[1] == 40);
-    BOOST_TEST(m.bones[1].rotation[2] == 90);
+    BOOST_TEST(m.bones[1].rotation[2] == 0x4000);  // 90° as a binary angle
     BOOST_TEST(m.bones[1].scale[0] == 0x10000);
     BOOST_REQUIRE_EQUAL(m.materials.size(), 2u);
     BOOST_TEST(m.materials[0].texture == 0);

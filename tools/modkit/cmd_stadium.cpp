@@ -219,6 +219,8 @@ int stadium_verify(const po::variables_map& vm, const Global& g) {
         for (const auto& p : r.crosscheck_problems) j.value(p);
         j.end_array().key("audit").begin_array();
         for (const auto& p : r.audit) j.value(p);
+        j.end_array().key("fidelity_notes").begin_array();
+        for (const auto& p : r.fidelity_notes) j.value(p);
         j.end_array().field("ok", r.ok() && rom_identical).end_object();
     } else {
         std::printf("%zu entries: %zu PERS-SZP, %zu raw FRAGMENT, %zu PRESJPEG, %zu other raw\n", r.entries, r.pers_szp,
@@ -232,6 +234,7 @@ int stadium_verify(const po::variables_map& vm, const Global& g) {
                     r.fragments);
         for (const auto& p : r.crosscheck_problems) std::printf("  %s\n", p.c_str());
         for (const auto& p : r.audit) std::printf("note: %s\n", p.c_str());
+        for (const auto& p : r.fidelity_notes) std::printf("note: %s\n", p.c_str());
     }
     if (!r.ok() || !rom_identical)
         throw mod::Error(mod::ErrorKind::conflict, "repacking without changes did not reproduce the ROM", in.string());
@@ -246,6 +249,7 @@ int stadium_fragment(const po::variables_map& vm, const Global& g) {
     Fragment f = parse_fragment(mod::ByteReader(data, mod::Endian::big, in.string(), "fragment"));
     ModelMap m = walk_model(f);
     CrossCheck c = cross_check(f, m);
+    const auto skipped = relocs_the_game_skips(f);
     if (g.json) {
         Json j;
         j.begin_object().field("file", in.string()).field("relocations", std::uint64_t(f.relocs.size()))
@@ -258,6 +262,11 @@ int stadium_fragment(const po::variables_map& vm, const Global& g) {
             j.begin_object().field("offset", e.offset()).field("word", f.word(e.offset())).end_object();
         j.end_array().key("getter_problems").begin_array();
         for (const auto& p : c.getter_problems) j.value(p);
+        j.end_array().key("skipped_by_the_game").begin_array();
+        for (const auto& k : skipped)
+            j.begin_object().field("index", std::uint64_t(k.index)).field("entry", k.reloc.raw).field("reason", k.reason).end_object();
+        j.end_array().key("notes").begin_array();
+        for (const auto& n : m.notes) j.value(n);
         j.end_array().field("ok", c.ok()).end_object();
     } else {
         std::printf("%s: %zu relocations, %zu pointer words found by the structure walk, %zu matched\n", in.c_str(),
@@ -268,6 +277,8 @@ int stadium_fragment(const po::variables_map& vm, const Global& g) {
             std::printf("unexplained R_MIPS_32 at 0x%X (word 0x%08X): no structure reaches it\n", e.offset(),
                         f.word(e.offset()));
         for (const auto& p : c.getter_problems) std::printf("getter: %s\n", p.c_str());
+        for (const auto& k : skipped) std::printf("reloc[%zu]: %s\n", k.index, k.reason.c_str());
+        for (const auto& n : m.notes) std::printf("note: %s\n", n.c_str());
         std::printf("%s\n", c.ok() ? "ok" : "MISMATCH");
     }
     if (!c.ok())

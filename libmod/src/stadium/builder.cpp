@@ -355,7 +355,8 @@ Bytes ModelBuilder::build() const {
     FragmentLinker L;
     if (layouts_.empty()) usage("a model needs at least one layout script");
 
-    // Root and its pointer arrays.
+    // Root and its pointer arrays: the counts (the game's bound) and a NULL after each array
+    // (what the seed's importer and other public readers stop at).
     Bytes root(model_root_size, 0);
     root[0] = std::uint8_t(model_id_ >> 8);
     root[1] = std::uint8_t(model_id_);
@@ -366,15 +367,15 @@ Bytes ModelBuilder::build() const {
     root[6] = std::uint8_t(unknown6_ >> 8);
     root[7] = std::uint8_t(unknown6_);
     const Blob root_blob = L.add(std::move(root), 8);
-    const Blob layout_array = L.add(Bytes(4 * layouts_.size(), 0), 4);
+    const Blob layout_array = L.add(Bytes(4 * (layouts_.size() + 1), 0), 4);
     L.pointer(root_blob, 8, layout_array);
     std::optional<Blob> anim_array, aux_array;
     if (!animations_.empty()) {
-        anim_array = L.add(Bytes(4 * animations_.size(), 0), 4);
+        anim_array = L.add(Bytes(4 * (animations_.size() + 1), 0), 4);
         L.pointer(root_blob, 0xC, *anim_array);
     }
     if (!aux_animations_.empty()) {
-        aux_array = L.add(Bytes(4 * aux_animations_.size(), 0), 4);
+        aux_array = L.add(Bytes(4 * (aux_animations_.size() + 1), 0), 4);
         L.pointer(root_blob, 0x10, *aux_array);
     }
 

@@ -19,10 +19,12 @@ namespace fs = std::filesystem;
 using scene::Mat4;
 using scene::Vec3;
 
-// Hypothesis (one place, doc/formats/stadium-model.md): a bone's local matrix is
-// T · Rz · Ry · Rx · S (SM64-style rotation order), rotations in degrees.
+// A bone's local matrix (doc/formats/stadium-model.md "Bone matrix"): T · Rz · Ry · Rx · S, the
+// column-vector form of the decomp's row-vector func_8000F5A8 (src/F420.c). Rotations are
+// binary angles (65536 = 360°): 0x1D hands its rotation to SINS/COSS unconverted
+// (src/geo_layout.c), unlike 0x1B/0x1F/0x20, which convert degrees with (x << 15) / 180.
 Mat4 bone_local(const ModelBone& b) {
-    const double k = std::numbers::pi / 180.0;
+    const double k = std::numbers::pi / 32768.0;
     const double x = b.rotation[0] * k, y = b.rotation[1] * k, z = b.rotation[2] * k;
     const double cx = std::cos(x), sx = std::sin(x), cy = std::cos(y), sy = std::sin(y), cz = std::cos(z), sz = std::sin(z);
     // R = Rz · Ry · Rx

@@ -83,9 +83,12 @@ Fragment parse_fragment(const ByteReader& in) {
         const std::size_t at = table.tell();
         Reloc e{table.u32()};
         const std::string where = index_path("", i);
-        if (!known_type(e.type()))
-            table.fail_at_path(at, where, "relocation type " + std::to_string(unsigned(e.type())) +
-                                              " is not one of 2, 4, 5, 6");
+        if (!known_type(e.type())) {
+            // Memmap_RelocateFragment's switch has no case for it: the game skips the word
+            // (never reads its target). Kept verbatim; relocs_the_game_skips reports it.
+            f.relocs[i] = e;
+            continue;
+        }
         if (e.offset() % 4 != 0 || std::uint64_t(e.offset()) + 4 > h.reloc_offset)
             table.fail_at_path(at, where, "relocation offset " + hex(e.offset()) +
                                               " is not a 4-aligned word inside the body (" +
@@ -93,11 +96,9 @@ Fragment parse_fragment(const ByteReader& in) {
         const std::uint32_t insn = endian::load_be32(&f.body[e.offset()]);
         if (e.type() == RelocType::mips_hi16) {
             hi_seen[mips::rt(insn)] = true;
-        } else if (e.type() == RelocType::mips_lo16 && !hi_seen[mips::rs(insn)]) {
-            table.fail_at_path(at, where, "R_MIPS_LO16 at " + hex(e.offset()) + " uses register " +
-                                              std::to_string(mips::rs(insn)) +
-                                              " but no R_MIPS_HI16 for that register precedes it");
         }
+        // A LO16 with no HI16 for its register before it is kept (the game resolves it with
+        // whatever its uninitialised luiRefs/luiVals hold); relocs_the_game_skips reports it.
         f.relocs[i] = e;
     }
     auto pad = table.bytes(table.remaining());
@@ -116,6 +117,29 @@ Bytes encode_fragment(const Fragment& f) {
     w.bytes(f.table_padding);
     w.bytes(f.trailing);
     return w.take();
+}
+
+std::vector<SkippedReloc> relocs_the_game_skips(const Fragment& f) {
+    std::vector<SkippedReloc> out;
+    std::array<bool, 32> hi_seen{};
+    for (std::size_t i = 0; i < f.relocs.size(); ++i) {
+        const Reloc e = f.relocs[i];
+        if (!known_type(e.type())) {
+            out.push_back({i, e, SkippedReloc::Kind::unknown_type,
+                           "type " + std::to_string(unsigned(e.type())) + " (word " + hex(e.raw, 8) +
+                               ") is not one of 2, 4, 5, 6: the game skips it; kept verbatim, never applied"});
+            continue;
+        }
+        if (e.offset() + 4 > f.body.size()) continue;
+        const std::uint32_t insn = f.word(e.offset());
+        if (e.type() == RelocType::mips_hi16) hi_seen[mips::rt(insn)] = true;
+        else if (e.type() == RelocType::mips_lo16 && !hi_seen[mips::rs(insn)])
+            out.push_back({i, e, SkippedReloc::Kind::lo16_without_hi16,
+                           "R_MIPS_LO16 at " + hex(e.offset()) + " uses register " + std::to_string(mips::rs(insn)) +
+                               " with no R_MIPS_HI16 for it before: the game resolves it with its uninitialised "
+                               "luiRefs/luiVals (undefined); kept verbatim, its word never rebased"});
+    }
+    return out;
 }
 
 std::vector<RelocPair> pair_hi_lo(const Fragment& f) {

@@ -16,12 +16,22 @@ namespace {
     throw Error(ErrorKind::conflict, message, {}, offset, "fragment");
 }
 
-// Pairing by register in table order, as the game pairs: lo index -> hi index.
+// A word the game applies as a relocation (types 2, 4, 5, 6). Any other type is skipped by
+// Memmap_RelocateFragment: such entries stay verbatim (never moved, never dropped, their word
+// never read), since the game gives them no effect wherever they point.
+bool applied(Reloc e) noexcept {
+    const auto t = e.type();
+    return t == RelocType::mips_32 || t == RelocType::mips_26 || t == RelocType::mips_hi16 || t == RelocType::mips_lo16;
+}
+
+// Pairing by register in table order, as the game pairs: lo index -> hi index. A LO16 with no
+// HI16 before it has no pair (the game's result is undefined): its word is never rewritten.
 std::map<std::size_t, std::size_t> pairs_of(const Bytes& body, const std::vector<Reloc>& relocs) {
     std::map<std::size_t, std::size_t> lo_to_hi;
     std::array<std::size_t, 32> last_hi;
     last_hi.fill(SIZE_MAX);
     for (std::size_t i = 0; i < relocs.size(); ++i) {
+        if (relocs[i].type() != RelocType::mips_hi16 && relocs[i].type() != RelocType::mips_lo16) continue;
         const std::uint32_t insn = endian::load_be32(&body[relocs[i].offset()]);
         if (relocs[i].type() == RelocType::mips_hi16) last_hi[mips::rt(insn)] = i;
         else if (relocs[i].type() == RelocType::mips_lo16 && last_hi[mips::rs(insn)] != SIZE_MAX)
@@ -58,6 +68,7 @@ std::vector<FragmentImage::Target> FragmentImage::targets() const {
     auto pairs = pairs_of(body_, relocs_);
     for (std::size_t i = 0; i < relocs_.size(); ++i) {
         const Reloc e = relocs_[i];
+        if (!applied(e)) continue;
         const std::uint32_t w = endian::load_be32(&body_[e.offset()]);
         std::optional<std::uint32_t> t;
         switch (e.type()) {
@@ -91,7 +102,7 @@ void FragmentImage::shift(std::uint32_t at, std::int64_t delta, const std::funct
                                ", inside the removed range [" + hex(at) + ", " + hex(at + removed) + ")");
         return static_cast<std::uint32_t>(std::int64_t(t) + delta);
     };
-    auto site_gone = [&](std::uint32_t s) { return removed && s >= at && s < at + removed; };
+    auto site_gone = [&](Reloc e) { return applied(e) && removed && e.offset() >= at && e.offset() < at + removed; };
     auto new_site = [&](std::uint32_t s) {
         return s >= at ? static_cast<std::uint32_t>(std::int64_t(s) + delta) : s;
     };
@@ -102,15 +113,16 @@ void FragmentImage::shift(std::uint32_t at, std::int64_t delta, const std::funct
     std::vector<std::uint32_t> old_word(relocs_.size());
     for (std::size_t i = 0; i < relocs_.size(); ++i) {
         const Reloc e = relocs_[i];
+        if (!applied(e)) continue;
         old_word[i] = endian::load_be32(&body_[e.offset()]);
-        if (site_gone(e.offset())) continue;
+        if (site_gone(e)) continue;
         std::optional<std::uint32_t> t;
         if (e.type() == RelocType::mips_32) t = offset_of(old_word[i]);
         else if (e.type() == RelocType::mips_26) t = offset_of(mips::jump_target(old_word[i]));
         else if (e.type() == RelocType::mips_lo16) {
             auto p = pairs.find(i);
             if (p != pairs.end()) {
-                if (site_gone(relocs_[p->second].offset()))
+                if (site_gone(relocs_[p->second]))
                     conflict(e.offset(), "removing " + hex(relocs_[p->second].offset()) +
                                              " deletes the HI16 the LO16 at " + hex(e.offset()) + " pairs with");
                 t = offset_of(lo_pair_address(endian::load_be32(&body_[relocs_[p->second].offset()]), old_word[i]));
@@ -138,8 +150,8 @@ void FragmentImage::shift(std::uint32_t at, std::int64_t delta, const std::funct
     std::vector<std::size_t> old_index;
     kept.reserve(relocs_.size());
     for (std::size_t i = 0; i < relocs_.size(); ++i) {
-        if (site_gone(relocs_[i].offset())) continue;
-        kept.push_back(relocs_[i].with_offset(new_site(relocs_[i].offset())));
+        if (site_gone(relocs_[i])) continue;
+        kept.push_back(applied(relocs_[i]) ? relocs_[i].with_offset(new_site(relocs_[i].offset())) : relocs_[i]);
         old_index.push_back(i);
     }
 
@@ -217,8 +229,8 @@ void FragmentImage::write(std::uint32_t at, ByteView data) {
 
 void FragmentImage::write_data(std::uint32_t at, ByteView data, const std::string& what) {
     for (const Reloc& e : relocs_) {
-        // Every relocated word is 4 bytes at its offset.
-        if (std::uint64_t(e.offset()) + 4 > at && e.offset() < std::uint64_t(at) + data.size())
+        // Every relocated word is 4 bytes at its offset (words the game skips are not relocated).
+        if (applied(e) && std::uint64_t(e.offset()) + 4 > at && e.offset() < std::uint64_t(at) + data.size())
             throw Error(ErrorKind::conflict,
                         what + ": [" + hex(at) + ", +" + hex(data.size()) + ") overlaps the relocated " +
                             to_string(e.type()) + " word at " + hex(e.offset()) + "; refusing to overwrite it",

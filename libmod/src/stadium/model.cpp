@@ -190,8 +190,8 @@ private:
     void palette(const PaletteEntry& e, const std::string& what) {
         ModelPalette p;
         p.entry = e.offset;
-        p.color_count = e.color_count;
-        p.colors = e.colors;
+        p.color_count = p.entry_count = e.color_count;
+        p.colors = p.entry_colors = e.colors;
         p.tlut_dl = e.tlut_dl;
         if (e.color_count == 0 || e.color_count > n64::max_tlut_entries)
             fail(e.offset, what, "colour count " + std::to_string(e.color_count) + " is not 1..256");
@@ -203,13 +203,29 @@ private:
             const n64::gbi::DisplayList& dl = list_at(e.tlut_dl, e.offset + 8, what + ".tlut_dl");
             p.load = n64::find_tlut_load(dl);
             if (const auto f = tlut_format_set_by(dl)) p.format = *f;
-            if (!p.load) m_.warnings.push_back(what + ": the TLUT display list has no LOADTLUT");
-            else {
+            if (!p.load) m_.warnings.push_back(what + ": the TLUT display list has no LOADTLUT; the table entry is used");
+            else if (p.load->address != e.colors || p.load->count != e.color_count) {
+                // The list is authoritative (seed 004 §17.4): decode what it loads.
+                std::string said;
                 if (p.load->address != e.colors)
-                    m_.warnings.push_back(what + ": the TLUT DL loads " + hex(p.load->address, 8) + ", the entry says " + hex(e.colors, 8));
+                    said = "loads " + hex(p.load->address, 8) + ", the entry says " + hex(e.colors, 8);
                 if (p.load->count != e.color_count)
-                    m_.warnings.push_back(what + ": the TLUT DL loads " + std::to_string(p.load->count) + " entries, the palette has " +
-                                          std::to_string(e.color_count));
+                    said += std::string(said.empty() ? "" : "; it ") + "loads " + std::to_string(p.load->count) +
+                            " entries, the entry says " + std::to_string(e.color_count);
+                const std::uint32_t a = p.load->address, n = p.load->count;
+                const bool usable = n >= 1 && n <= n64::max_tlut_entries && (a & 0xFFF00000u) == base_ &&
+                                    a - base_ < m_.fragment.body.size() && m_.fragment.body.size() - (a - base_) >= 2 * n;
+                if (usable) {
+                    p.colors = a;
+                    p.color_count = n;
+                    p.offset = a - base_;
+                    p.entries.clear();
+                    for (std::uint32_t i = 0; i < n; ++i) p.entries.push_back(u16(m_.fragment.body, p.offset + 2 * i));
+                    m_.warnings.push_back(what + ": the TLUT DL " + said + "; decoded with what the list loads");
+                } else {
+                    m_.warnings.push_back(what + ": the TLUT DL " + said +
+                                          "; what it loads is not in this fragment, the table entry is used");
+                }
             }
         }
         m_.palettes.push_back(std::move(p));
@@ -365,6 +381,7 @@ Model read_model(Fragment fragment, const std::string& path) {
     m.map = walk_model(m.fragment, path);
     m.root = m.map.root;
     ModelReader(m, path).run();
+    m.warnings.insert(m.warnings.begin(), m.map.notes.begin(), m.map.notes.end());
     return m;
 }
 

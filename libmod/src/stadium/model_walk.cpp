@@ -37,6 +37,9 @@ public:
         auto layouts = pointer_field(at + 8, "root.layouts", root.layout_count, 4u * root.layout_count);
         auto anims = pointer_field(at + 0xC, "root.animations", root.animation_count, 4u * root.animation_count);
         auto aux = pointer_field(at + 0x10, "root.aux_animations", root.aux_animation_count, 4u * root.aux_animation_count);
+        terminator(layouts, root.layout_count, "root.layouts");
+        terminator(anims, root.animation_count, "root.animations");
+        terminator(aux, root.aux_animation_count, "root.aux_animations");
         for (std::uint32_t i = 0; layouts && i < root.layout_count; ++i) {
             const std::string name = "layout[" + std::to_string(i) + "]";
             if (auto s = pointer_field(*layouts + 4 * i, name, 1, 4)) {
@@ -67,6 +70,25 @@ public:
     }
 
 private:
+    // R3: the game bounds the root's pointer arrays by the counts (+3/+4/+5); public readers
+    // (seed 004's importer, StadiumBattleFX) stop at a NULL word. The word after the last
+    // counted pointer should be that NULL: a note when it is not, never an error.
+    void terminator(const std::optional<std::uint32_t>& array, std::uint32_t count, const std::string& what) {
+        if (!array || count == 0) return;
+        const std::uint64_t at = *array + 4ull * count;
+        const std::string where = what + "[" + std::to_string(count) + "]";
+        if (at + 4 > f_.body.size()) {
+            map_.notes.push_back(where + ": no NULL terminator (the array ends the body); the game reads " +
+                                 std::to_string(count) + " by count, readers that stop at NULL read past it");
+            return;
+        }
+        const std::uint32_t w = f_.word(static_cast<std::uint32_t>(at));
+        if (w != 0)
+            map_.notes.push_back(where + " @" + hex(static_cast<std::uint32_t>(at)) + " is " + hex(w, 8) +
+                                 ", not the NULL terminator: the count says " + std::to_string(count) +
+                                 " (the game's reading), readers that stop at NULL read more");
+    }
+
     [[noreturn]] void fail(std::uint32_t at, const std::string& what, const std::string& message) const {
         r_.fail_at_path(at, "." + what + "@" + hex(at), message);
     }

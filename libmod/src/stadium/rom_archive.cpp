@@ -235,6 +235,7 @@ VerifyReport verify_archive(const Archive& a, unsigned threads) {
         DecodedEntry decoded;
         bool nintendo_match = false;
         std::string crosscheck;  // empty = ok or not a fragment
+        std::vector<std::string> notes;  // relocation words the game skips, missing terminators
     };
     auto per = parallel_map(a.entries.size(), [&](std::size_t i) {
         PerEntry p;
@@ -250,7 +251,11 @@ VerifyReport verify_archive(const Archive& a, unsigned threads) {
             try {
                 Fragment f = parse_fragment(ByteReader(p.decoded.content, Endian::big, a.file,
                                                        index_path("archive", i) + ".fragment"));
-                CrossCheck c = cross_check(f, walk_model(f, index_path("archive", i) + ".fragment"));
+                const ModelMap walked = walk_model(f, index_path("archive", i) + ".fragment");
+                CrossCheck c = cross_check(f, walked);
+                for (const auto& k : relocs_the_game_skips(f))
+                    p.notes.push_back(index_path("archive", i) + ".fragment.reloc[" + std::to_string(k.index) + "]: " + k.reason);
+                for (const auto& n : walked.notes) p.notes.push_back(index_path("archive", i) + ".fragment." + n);
                 if (!c.ok())
                     p.crosscheck = index_path("archive", i) + ": " + std::to_string(c.missing.size()) + " pointer(s) without relocation, " +
                                    std::to_string(c.unexplained.size()) + " relocation(s) on words the walk did not reach, " +
@@ -271,6 +276,7 @@ VerifyReport verify_archive(const Archive& a, unsigned threads) {
         case PayloadKind::fragment: ++r.raw_fragments; break;
         case PayloadKind::raw: ++r.raw; break;
         }
+        r.fidelity_notes.insert(r.fidelity_notes.end(), per[i].notes.begin(), per[i].notes.end());
         if (d.is_fragment) {
             ++r.fragments;
             if (per[i].crosscheck.empty()) ++r.crosscheck_ok;

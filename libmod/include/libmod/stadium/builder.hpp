@@ -121,8 +121,8 @@ public:
     LayoutScript& open();   // 0x05
     LayoutScript& close();  // 0x06
     LayoutScript& end();    // 0x01
-    // 0x1D bone: id (matrix slot), flags, animation channel, translation, rotation (degrees),
-    // scale 16.16.
+    // 0x1D bone: id (matrix slot), flags, animation channel, translation, rotation (binary
+    // angles, 65536 = 360°: 0x4000 is 90°), scale 16.16.
     LayoutScript& bone(std::uint8_t id, std::uint8_t flags, std::uint8_t channel, Vec3s translation,
                        Vec3s rotation, std::int32_t sx = 0x10000, std::int32_t sy = 0x10000,
                        std::int32_t sz = 0x10000);

@@ -80,13 +80,28 @@ bool has_fragment_magic(ByteView data) noexcept;
 
 // Parses and validates: magic; J opcode at +0; 0x20 <= code offset <= relocOffset <=
 // sizeInRom <= buffer size; relocOffset 4-aligned; sizeInRam >= relocOffset; the table fits;
-// each entry has a known type, a 4-aligned offset whose word lies inside the body, and every
-// LO16 follows a HI16 remembered under its rs register. Errors name `<path>.reloc[i]`.
+// each entry of a known type has a 4-aligned offset whose word lies inside the body. Entries
+// Memmap_RelocateFragment skips or cannot resolve are kept, not refused (F12): a type other
+// than 2/4/5/6 (any offset: the game never reads its word), and a LO16 with no HI16 for its rs
+// register before it. relocs_the_game_skips lists them. Errors name `<path>.reloc[i]`.
 Fragment parse_fragment(const ByteReader& data);
 
 // Writes body, count, entries, table padding and trailing bytes: the exact input of
 // parse_fragment when nothing was changed. The header fields in `body` are authoritative.
 Bytes encode_fragment(const Fragment& fragment);
+
+// Relocation words the game does not apply as relocations: a type other than 2/4/5/6 (its
+// switch has no case: skipped), and a LO16 whose rs register had no HI16 before it (resolved
+// with the relocator's uninitialised luiRefs/luiVals stack arrays: undefined). FragmentImage
+// keeps the first verbatim (never moved, never dropped) and moves the second with its word
+// without rewriting it. Reported by `stadium fragment check` and `stadium verify`.
+struct SkippedReloc {
+    std::size_t index = 0;  // in Fragment::relocs
+    Reloc reloc;
+    enum class Kind { unknown_type, lo16_without_hi16 } kind = Kind::unknown_type;
+    std::string reason;
+};
+std::vector<SkippedReloc> relocs_the_game_skips(const Fragment& fragment);
 
 // Decoded HI16/LO16 pairing in table order: for each LO16 entry index, the HI16 entry index the
 // game would use (the last HI16 whose rt equals this LO16's rs).

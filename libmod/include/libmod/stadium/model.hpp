@@ -54,7 +54,7 @@ struct ModelBone {
     std::uint8_t flags = 0;
     std::uint8_t channel = 0;   // animation channel
     std::array<std::int16_t, 3> translation{};
-    std::array<std::int16_t, 3> rotation{};  // degrees
+    std::array<std::int16_t, 3> rotation{};  // binary angles: 65536 = 360° (0x4000 = 90°)
     std::array<std::int32_t, 3> scale{};     // 16.16
     std::int32_t parent = -1;                // index in Model::bones, -1 for a root bone
 };
@@ -81,14 +81,24 @@ struct ModelTexture {
     Bytes data;                 // texel_bytes(format, w × h) bytes (empty for unknown formats)
 };
 
+// The TLUT display list is authoritative (seed 004 §17.4: the list may override the entry's
+// pointer or colour count; the engine runs the list): color_count / colors / offset / entries
+// are what the list's SETTIMG + LOADTLUT load. When they differ from the table entry
+// (entry_count / entry_colors), the model warns and decodes, exports and edits what the list
+// loads; when the list loads nothing usable (no LOADTLUT, an address outside this fragment, a
+// count outside 1..256) the table entry is used, with a warning.
 struct ModelPalette {
     std::uint32_t entry = 0;        // offset of the 12-byte table entry
-    std::uint32_t color_count = 0;  // s32 as stored
-    std::uint32_t colors = 0;       // link address
-    std::uint32_t offset = 0;       // body offset of the colours
+    std::uint32_t color_count = 0;  // colours loaded (LOADTLUT count; the entry's s32 when it loads none)
+    std::uint32_t colors = 0;       // link address loaded (SETTIMG; the entry's when it loads none)
+    std::uint32_t offset = 0;       // body offset of the colours loaded
+    std::uint32_t entry_count = 0;  // s32 as stored in the table entry
+    std::uint32_t entry_colors = 0; // colours pointer as stored in the table entry
     std::uint32_t tlut_dl = 0;      // link address
     std::vector<std::uint16_t> entries;  // color_count values (RGBA5551 or IA16: `format`)
     std::optional<n64::TlutLoad> load;   // what the TLUT DL loads
+    // True when the TLUT DL loads another address or count than the table entry says.
+    bool overridden() const noexcept { return colors != entry_colors || color_count != entry_count; }
     // The TLUT type the TLUT DL selects (tlut_format_set_by); RGBA5551 when it selects none.
     n64::TlutFormat format = n64::TlutFormat::rgba5551;
 };

@@ -66,6 +66,10 @@ struct ModelMap {
     std::vector<std::uint32_t> animations;      // offsets of skeletal animation headers
     std::vector<std::uint32_t> aux_animations;  // offsets of texture animation headers
     std::vector<PointerSite> pointers;          // sorted by site, unique
+    // Findings that do not stop the walk: a root pointer array (layouts, animations, aux
+    // animations) whose word after the counted pointers is not the NULL terminator public
+    // readers stop at (the game reads by count).
+    std::vector<std::string> notes;
 };
 
 // Walks the model. Throws format errors for structures the game could not read.

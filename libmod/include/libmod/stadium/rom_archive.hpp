@@ -74,6 +74,10 @@ struct VerifyReport {
     std::size_t crosscheck_ok = 0;
     std::vector<std::string> crosscheck_problems;
     std::vector<std::string> audit;  // audit_archive notes
+    // Per fragment: relocation words the game skips or cannot resolve (relocs_the_game_skips)
+    // and root pointer arrays without their NULL terminator (ModelMap::notes). Reported, never
+    // a failure.
+    std::vector<std::string> fidelity_notes;
     bool ok() const noexcept { return identity_unchanged && identity_same_content; }
 };
 
