@@ -9,6 +9,9 @@
 //   * HI16/LO16 pairs (paired as the game pairs them, by register), written back with the
 //     carry rule: hi = (t >> 16) + (t & 0x8000 ? 1 : 0), lo = t & 0xFFFF.
 // Words that hold addresses outside this fragment (main RAM, other fragments) are left alone.
+// Relocation words the game skips (relocs_the_game_skips) get the game's effect: a type other
+// than 2/4/5/6 stays verbatim (never moved, dropped or applied); a LO16 with no HI16 before it
+// moves with its word, which is never rewritten.
 // Relocation entries move with their words; entries whose word is removed are dropped. The
 // table keeps its order; new R_MIPS_32 entries are inserted in offset order. build() rewrites
 // the header sizes and the table (zero padding to 16), and returns the original fragment,
