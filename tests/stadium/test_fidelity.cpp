@@ -7,6 +7,7 @@
 #include "libmod/core/file.hpp"
 #include "libmod/scene/model.hpp"
 #include "libmod/stadium/export.hpp"
+#include "libmod/stadium/rom_archive.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -150,6 +151,51 @@ BOOST_AUTO_TEST_CASE(root_pointer_arrays_are_null_terminated) {
     BOOST_TEST(noted);
 }
 
+// R14: 0x1D's flags as src/geo_layout.c func_80018490 and src/12D80.c func_800143C0 use them.
+// Bit 0 keeps the scale out of the inherited matrix (func_8000F730 + the scale stack); bit 1 is
+// camera-relative (func_80010228; export uses an identity view). Hand-computed in the decomp's
+// row-vector form, compared transposed (column vectors).
+BOOST_AUTO_TEST_CASE(bone_flags_follow_the_games_matrix_paths) {
+    ModelBuilder m(4);
+    std::vector<DlId> dls;
+    add_triangle(m, dls, 4);
+    m.layout().model_header().open()
+        // Bone 0, flag 1: scale (2, 1, 1), no rotation. Scale stack (2, 1, 1); U = I; G = diag(2, 1, 1).
+        .bone(0, 1, 0, {0, 0, 0}, {0, 0, 0}, 0x20000, 0x10000, 0x10000).open().draw(1, dls[0])
+            // Bone 1, flag 1: t (10, 0, 0), Rz(90°). L rows (0 1 0) (−1 0 0) (0 0 1), row 3 =
+            // t ⊙ (2, 1, 1) = (20, 0, 0); stack (2, 1, 1); U = L × U0 = L; G = diag(2, 1, 1) × L:
+            // rows (0 2 0) (−1 0 0) (0 0 1) (20 0 0).
+            .bone(1, 1, 1, {10, 0, 0}, {0, 0, 0x4000}).open().draw(1, dls[1]).close()
+        .close()
+        // Bone 2, flag 0: t (5, 0, 0), Rz(90°), scale (1, 3, 1): func_8000F5A8 rows
+        // (0 1 0)·1, (−1 0 0)·3, (0 0 1)·1, (5 0 0).
+        .bone(2, 0, 2, {5, 0, 0}, {0, 0, 0x4000}, 0x10000, 0x30000, 0x10000).open().draw(1, dls[2])
+            // Bone 3, flag 2: t (0, 4, 0), Rx(90°), scale (1, 1, 2). func_8000F88C(view = I,
+            // parent, t): diag(row lengths 1, 3, 1), row 3 = t · G2 = (−12 + 5, 0, 0) = (−7, 0, 0);
+            // func_8000F2C4(Rx 90°) rows (1 0 0) (0 0 1) (0 −1 0); product rows (1 0 0) (0 0 1)
+            // (0 −3 0) (−7 0 0); rows scaled by (1, 1, 2): (1 0 0) (0 0 1) (0 −6 0) (−7 0 0).
+            .bone(3, 2, 3, {0, 4, 0}, {0x4000, 0, 0}, 0x10000, 0x10000, 0x20000).open().draw(1, dls[3]).close()
+        .close()
+        .close().end();
+    const Model model = read_model(m.build());
+    BOOST_REQUIRE_EQUAL(model.bones.size(), 4u);
+    BOOST_REQUIRE(model.bones[1].parent == 0 && model.bones[3].parent == 2);
+    const mod::scene::Scene s = model_scene(model);
+    // Column-vector forms (the transposes of the row-vector matrices above).
+    const double expect[4][16] = {
+        {2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1},
+        {0, -1, 0, 20, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1},
+        {0, -3, 0, 5, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1},
+        {1, 0, 0, -7, 0, 0, -6, 0, 0, 1, 0, 0, 0, 0, 0, 1},
+    };
+    for (std::size_t b = 0; b < 4; ++b)
+        for (int i = 0; i < 16; ++i)
+            BOOST_TEST(near(s.skeleton.bones[b].bind[i], expect[b][i]),
+                       "bone " << b << " [" << i << "] = " << s.skeleton.bones[b].bind[i] << ", expected " << expect[b][i]);
+    // Without flag 1, bone 1 would inherit the scale through the matrix: diag(2, 1, 1) · Rz(90°)
+    // has (0, −2, 0) in its first row, not (0, −1, 0): the check above tells the paths apart.
+}
+
 // F12: Memmap_RelocateFragment (src/memmap.c) has no default case: a type other than 2/4/5/6
 // is skipped, and a LO16 whose rs had no HI16 reads uninitialised luiRefs/luiVals. Such words
 // are read, kept verbatim, reported, and rebasing gives them the game's effect: none for the
@@ -203,6 +249,31 @@ BOOST_AUTO_TEST_CASE(relocation_words_the_game_skips_are_kept) {
     BOOST_TEST(r.out.find("reloc[0]: R_MIPS_LO16 at " + mod::hex(texel)) != std::string::npos, r.out);
     BOOST_TEST(r.out.find("reloc[1]: type 3") != std::string::npos, r.out);
     BOOST_TEST(r.out.find("type 127") != std::string::npos, r.out);
+}
+
+// stadium verify reports what the game skips or overrides, without failing: entry 1 of the
+// sample with a type-3 relocation word appended and palette 0's TLUT DL loading 8 colours.
+BOOST_AUTO_TEST_CASE(verify_reports_skipped_words_and_tlut_overrides) {
+    const stadiumtest::SampleRom sample;
+    const DecodedEntry d = decode_entry(sample.archive, 1);
+    const Model plain = read_model(d.content);
+    std::vector<Reloc> relocs = plain.fragment.relocs;
+    relocs.push_back(Reloc{0x03000040u});
+    Fragment f = plain.fragment;
+    const std::uint32_t dl = plain.offset_of(plain.palettes[0].tlut_dl, "tlut_dl");
+    mod::endian::store_be32(&f.body[dl + 0x24], gbi::loadtlut_w1(7, 8));
+    const mod::Bytes crafted = with_relocs(f, relocs);
+    const RepackResult r = repack_archive(sample.archive, {{1, crafted}});
+    const StadiumRom rom = load_rom_bytes(write_archive(sample.rom, r), "crafted.z64");
+    const VerifyReport v = verify_archive(read_archive(rom));
+    bool reloc_noted = false, tlut_noted = false;
+    for (const auto& n : v.fidelity_notes) {
+        reloc_noted = reloc_noted || n.find("archive[1].fragment.reloc[" + std::to_string(relocs.size() - 1) + "]: type 3") != std::string::npos;
+        tlut_noted = tlut_noted || (n.find("the TLUT DL loads 8 entries, the entry says") != std::string::npos);
+    }
+    BOOST_TEST(reloc_noted);
+    BOOST_TEST(tlut_noted);
+    BOOST_TEST(v.ok());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -19,25 +19,113 @@ namespace fs = std::filesystem;
 using scene::Mat4;
 using scene::Vec3;
 
-// A bone's local matrix (doc/formats/stadium-model.md "Bone matrix"): T · Rz · Ry · Rx · S, the
-// column-vector form of the decomp's row-vector func_8000F5A8 (src/F420.c). Rotations are
-// binary angles (65536 = 360°): 0x1D hands its rotation to SINS/COSS unconverted
+// The bone matrices as the game builds them (doc/formats/stadium-model.md "Bone matrices"), in
+// the decomp's row-vector form (v' = v · G, translation in row 3): the caller transposes.
+// Rotations are binary angles (65536 = 360°): 0x1D hands its rotation to SINS/COSS unconverted
 // (src/geo_layout.c), unlike 0x1B/0x1F/0x20, which convert degrees with (x << 15) / 180.
-Mat4 bone_local(const ModelBone& b) {
+using Row4 = std::array<std::array<double, 4>, 4>;
+using V3 = std::array<double, 3>;
+
+Row4 row_identity() {
+    Row4 m{};
+    for (int i = 0; i < 4; ++i) m[i][i] = 1;
+    return m;
+}
+
+struct Trig {
+    double sx, cx, sy, cy, sz, cz;
+};
+Trig trig(const ModelBone& b) {
     const double k = std::numbers::pi / 32768.0;
     const double x = b.rotation[0] * k, y = b.rotation[1] * k, z = b.rotation[2] * k;
-    const double cx = std::cos(x), sx = std::sin(x), cy = std::cos(y), sy = std::sin(y), cz = std::cos(z), sz = std::sin(z);
-    // R = Rz · Ry · Rx
-    const double r[9] = {cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
-                         sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
-                         -sy,     cy * sx,                cy * cx};
-    const double s[3] = {b.scale[0] / 65536.0, b.scale[1] / 65536.0, b.scale[2] / 65536.0};
+    return {std::sin(x), std::cos(x), std::sin(y), std::cos(y), std::sin(z), std::cos(z)};
+}
+
+// func_8000F5A8 (t, r, s) when s is the bone's own scale and the translation row is t;
+// func_8000F730 when s = (1, 1, 1) and the translation row is t ⊙ the inherited scale.
+Row4 rotation_rows(const Trig& a, const V3& s, const V3& row3) {
+    Row4 m{};
+    m[0] = {a.cy * a.cz * s[0], a.cy * a.sz * s[0], -a.sy * s[0], 0};
+    m[1] = {(a.sx * a.sy * a.cz - a.cx * a.sz) * s[1], (a.sx * a.sy * a.sz + a.cx * a.cz) * s[1], a.sx * a.cy * s[1], 0};
+    m[2] = {(a.cx * a.sy * a.cz + a.sx * a.sz) * s[2], (a.cx * a.sy * a.sz - a.sx * a.cz) * s[2], a.cx * a.cy * s[2], 0};
+    m[3] = {row3[0], row3[1], row3[2], 1};
+    return m;
+}
+
+// func_8000FBB0: a × b (rotation rows and translation row; column 3 = 0 0 0 1).
+Row4 row_multiply(const Row4& a, const Row4& b) {
+    Row4 m{};
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 3; ++c)
+            m[r][c] = a[r][0] * b[0][c] + a[r][1] * b[1][c] + a[r][2] * b[2][c] + (r == 3 ? b[3][c] : 0.0);
+    m[3][3] = 1;
+    return m;
+}
+
+// func_8000FDE4: rows 0..2 scaled by s.
+Row4 scale_rows(Row4 m, const V3& s) {
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) m[r][c] *= s[r];
+    return m;
+}
+
+// The matrix stack entry of a bone: its matrix, the matrix without the inherited scale (flag-0
+// path only), whether it took that path, and the top of the separate scale stack below it.
+struct BoneState {
+    Row4 full = row_identity(), unscaled = row_identity();
+    bool scale_apart = false;
+    V3 scale_stack{1, 1, 1};
+};
+
+// src/12D80.c func_800143C0, with the node flags func_80018490 derives from 0x1D's byte +2:
+//   * bit 1 set: camera-relative (func_80010228). Export has no camera: the view matrix is taken
+//     as the identity, so the bone keeps the parent's per-axis scale (row lengths) and position
+//     but none of its rotation, and its own rotation goes through func_8000F2C4's order;
+//   * else bit 0 clear: func_8000F5A8, scale inside the matrix, G = L × parent;
+//   * else (bit 0 set): func_8000F730, rotation only with the translation × the inherited scale
+//     stack, the scale pushed on that stack (func_80012458), U = L × (the parent's U when the
+//     parent took this path, else its G), G = diag(stack) × U.
+BoneState bone_state(const ModelBone& b, const BoneState& parent) {
+    const Trig a = trig(b);
+    const V3 t{double(b.translation[0]), double(b.translation[1]), double(b.translation[2])};
+    const V3 s{b.scale[0] / 65536.0, b.scale[1] / 65536.0, b.scale[2] / 65536.0};
+    BoneState out;
+    out.scale_stack = parent.scale_stack;
+    if (b.flags & 2) {
+        // func_8000F88C(view = identity, parent, t, 1): the parent's row lengths on the
+        // diagonal, t carried through the parent.
+        Row4 p = row_identity();
+        for (int r = 0; r < 3; ++r) {
+            const auto& g = parent.full[r];
+            p[r][r] = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        }
+        for (int c = 0; c < 3; ++c)
+            p[3][c] = parent.full[0][c] * t[0] + parent.full[1][c] * t[1] + parent.full[2][c] * t[2] + parent.full[3][c];
+        // func_8000F2C4 with a zero translation.
+        Row4 r{};
+        r[0] = {a.cy * a.cz + a.sx * a.sy * a.sz, a.cx * a.sz, -a.sy * a.cz + a.sx * a.cy * a.sz, 0};
+        r[1] = {-a.cy * a.sz + a.sx * a.sy * a.cz, a.cx * a.cz, a.sy * a.sz + a.sx * a.cy * a.cz, 0};
+        r[2] = {a.cx * a.sy, -a.sx, a.cx * a.cy, 0};
+        r[3] = {0, 0, 0, 1};
+        out.full = scale_rows(row_multiply(r, p), s);
+    } else if (!(b.flags & 1)) {
+        out.full = row_multiply(rotation_rows(a, s, t), parent.full);
+    } else {
+        const V3& inherited = parent.scale_stack;
+        const Row4 l = rotation_rows(a, {1, 1, 1}, {t[0] * inherited[0], t[1] * inherited[1], t[2] * inherited[2]});
+        out.scale_stack = {inherited[0] * s[0], inherited[1] * s[1], inherited[2] * s[2]};
+        out.unscaled = row_multiply(l, parent.scale_apart ? parent.unscaled : parent.full);
+        out.full = scale_rows(out.unscaled, out.scale_stack);
+        out.scale_apart = true;
+    }
+    return out;
+}
+
+// Row-vector game matrix → scene (column vectors, row-major).
+Mat4 to_scene(const Row4& g) {
     Mat4 m = scene::identity_matrix;
-    for (int row = 0; row < 3; ++row)
-        for (int col = 0; col < 3; ++col) m[row * 4 + col] = static_cast<float>(r[row * 3 + col] * s[col]);
-    m[3] = b.translation[0];
-    m[7] = b.translation[1];
-    m[11] = b.translation[2];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) m[r * 4 + c] = static_cast<float>(g[c][r]);
     return m;
 }
 
@@ -194,16 +282,24 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
     sc.source = name;
     sc.format = "stadium";
     Mat4 root = scene::identity_matrix;
-    if (model.root_scale)
+    // The root scale node (0x1C, func_80012344): its matrix entry scales rows, flag 0.
+    BoneState root_state;
+    if (model.root_scale) {
         for (int k = 0; k < 3; ++k) root[k * 5] = static_cast<float>((*model.root_scale)[k] / 65536.0);
+        root_state.full = scale_rows(row_identity(), {(*model.root_scale)[0] / 65536.0, (*model.root_scale)[1] / 65536.0,
+                                                      (*model.root_scale)[2] / 65536.0});
+    }
+    std::vector<BoneState> states;
+    states.reserve(model.bones.size());
     for (std::size_t i = 0; i < model.bones.size(); ++i) {
         const ModelBone& b = model.bones[i];
         scene::Bone sb;
         sb.name = "bone" + std::to_string(i) + "_id" + std::to_string(b.id);
         sb.parent = b.parent;
-        const Mat4 local = bone_local(b);
-        sb.bind = b.parent >= 0 ? scene::multiply(sc.skeleton.bones[static_cast<std::size_t>(b.parent)].bind, local)
-                                : scene::multiply(root, local);
+        states.push_back(bone_state(b, b.parent >= 0 ? states[static_cast<std::size_t>(b.parent)] : root_state));
+        sb.bind = to_scene(states.back().full);
+        if (b.flags & 2)
+            sc.warnings.push_back(sb.name + ": flag bit 1 (camera-relative) drawn for an identity view: it faces +z");
         sc.skeleton.bones.push_back(std::move(sb));
     }
     const bool synthetic_root = sc.skeleton.bones.empty();

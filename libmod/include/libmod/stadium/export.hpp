@@ -5,7 +5,9 @@
 //
 // Scene: one bone per 0x1D command (name "bone<i>_id<id>", hierarchy from the layout's node
 // stack, local = T · Rz · Ry · Rx · S with translation in model units, rotation in binary
-// angles (65536 = 360°), scale 16.16 — the order is the decomp's, see the doc), the root scale (first 0x1C)
+// angles (65536 = 360°), scale 16.16, and the flags' matrix paths (bit 0: scale kept out of the
+// inherited matrix; bit 1: camera-relative, drawn for an identity view) — the decomp's, see the
+// doc "Bone matrices"), the root scale (first 0x1C)
 // applied to root bones. One mesh per material in force at the draws ("mat<i>_tex<t>_pal<p>",
 // "untextured" for draws before any 0x23); each vertex belongs wholly to the bone whose matrix
 // drew the G_VTX that loaded it (weight 1), positions in model space (bone bind · vertex).
