@@ -93,6 +93,9 @@ void declare_replace(po::options_description& o, po::positional_options_descript
         ("second-uv", po::value<std::string>()->default_value("copy"), "when the source has one UV set: copy or zero")
         ("source-mesh", po::value<std::string>(), "use only this mesh of the source, by index or by name (default: all, merged)")
         ("no-weld", po::bool_switch(), "do not weld identical vertices before preprocessing")
+        ("drop-degenerate", po::bool_switch(),
+         "drop degenerate triangles (two corners at one point) and duplicate triangles; without it they are "
+         "counted, reported and kept")
         ("weld-tolerance", number<float>()->default_value(1e-5f),
          "normals/tangents/UVs closer than this weld (0: identical bits only)")
         ("rule", po::value<std::string>()->default_value("weight-desc"), "preprocessor ordering rule");
@@ -113,6 +116,7 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
         else options.source_mesh_name = pick;
     }
     options.weld = !vm["no-weld"].as<bool>();
+    options.drop_degenerate = vm["drop-degenerate"].as<bool>();
     options.weld_tolerance = vm["weld-tolerance"].as<float>();
     options.replace.rule = sh::parse_ordering_rule(vm["rule"].as<std::string>());
     auto import = import_options(vm);
@@ -158,6 +162,9 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
             .field("source_vertices", std::uint64_t(r.source_vertices))
             .field("welded_vertices", std::uint64_t(r.welded_vertices))
             .end_object();
+        j.field("kept_target_tangents", r.kept_target_tangents);
+        j.key("triangles").begin_object().field("degenerate", std::uint64_t(r.degenerate_triangles))
+            .field("duplicate", std::uint64_t(r.duplicate_triangles)).field("dropped", r.dropped_degenerate).end_object();
         j.field("units", units_line);
         j.key("source_meshes").begin_array();
         for (const auto& [name, vertices] : r.merged_meshes)
@@ -183,6 +190,9 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
         std::printf("bones: %zu by name, %zu by the bone map, %zu unmapped without weight\n", r.retarget.mapped_by_name,
                     r.retarget.mapped_explicitly, r.retarget.unmapped_without_weight);
         std::printf("%s\n", units_line.c_str());
+        if (r.kept_target_tangents)
+            std::printf("the source has no tangents and matches the target vertex for vertex: the target's tangents "
+                        "were kept\n");
         for (const auto& [name, vertices] : r.merged_meshes)
             std::printf("source mesh '%s': %zu vertices\n", name.c_str(), vertices);
     }
@@ -234,7 +244,8 @@ const Registrar shred_scene_group({"shred", "", {
      "replace a quartet mesh from FBX/glTF/DAE (weights by bone name, 4 influences, welded, preprocessed)",
      declare_replace, shred_replace},
     {"export", "PAK QUARTET [MESH] OUT.(glb|gltf|fbx)",
-     "export quartet meshes with skin weights and the SCP skeleton for editing (glb/gltf round-trip exactly)",
+     "export quartet meshes with skin weights and the SCP skeleton for editing (glb/gltf round-trip exactly; "
+     ".fbx is ASCII FBX, which Blender cannot import: Blender users take .glb)",
      declare_export, shred_export},
 }});
 

@@ -691,7 +691,8 @@ const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS,
      "decode, check and round-trip every SKIN and MESH; report each SKIN's zero2 reading (exit 2 on failure)",
      [](auto& o, auto& p) { declare_data(o, p); }, totem_verify},
     {"export", "DATA NAMES SKIN OUT.glb|.gltf|.fbx",
-     "export a SKIN's meshes with per-vertex weights and joints named from the table (synthetic bind pose)",
+     "export a SKIN's meshes with per-vertex weights and joints named from the table (synthetic bind pose; "
+     ".fbx is ASCII FBX, which Blender cannot import: Blender users take .glb)",
      [](auto& o, auto& p) {
          declare_data(o, p);
          o.add_options()("skin", po::value<std::string>(), "SKIN record (name, 0xHASH or #index)")

@@ -87,6 +87,7 @@ SceneReplaceOptions replace_options(const EditEnv& env) {
     o.scale_check = env.flag("allow_scale_change", false) ? ScaleCheck::warn : ScaleCheck::refuse;
     o.weld = env.flag("weld", true);
     o.weld_tolerance = static_cast<float>(env.number("weld_tolerance", 1e-5));
+    o.drop_degenerate = env.flag("drop_degenerate", false);
     o.replace.rule = at_field(env, "rule", [&] { return parse_ordering_rule(env.text("rule", "weight-desc")); });
     return o;
 }

@@ -534,7 +534,10 @@ private:
         read_uvs(in, out);
         if (in.mTangents && in.mBitangents) read_tangents(in, transform, identity, out);
         read_triangles(in, determinant3(transform) < 0, out);
-        if (out.tangents.empty()) out.tangents = generate_tangents(out.positions, out.normals, out.uv0, out.triangles);
+        if (out.tangents.empty()) {
+            out.tangents = generate_tangents(out.positions, out.normals, out.uv0, out.triangles);
+            out.tangents_generated = true;
+        }
         read_influences(in, out);
         return out;
     }

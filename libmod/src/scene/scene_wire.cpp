@@ -107,6 +107,7 @@ Bytes encode_wire(const Scene& s) {
     for (const auto& m : s.meshes) {
         put_string(w, m.name);
         w.u32(m.material);
+        w.u32(m.tangents_generated ? 1u : 0u);
         put_array(w, m.positions, "positions");
         put_array(w, m.normals, "normals");
         put_array(w, m.tangents, "tangents");
@@ -178,11 +179,14 @@ Scene decode_wire(ByteView bytes, std::string_view name) {
         b.bind = in.floats<16>();
         b.inverse_bind = in.floats<16>();
     }
-    // A mesh takes at least 4 + 4 + 9 counts of 4 bytes.
-    s.meshes.resize(in.count(44, "meshes"));
+    // A mesh takes at least 4 + 4 + 4 + 9 counts of 4 bytes.
+    s.meshes.resize(in.count(48, "meshes"));
     for (auto& m : s.meshes) {
         m.name = in.string("mesh name");
         m.material = r.u32();
+        const std::uint32_t flags = r.u32();
+        if (flags > 1) throw Error(ErrorKind::format, "mesh flags " + std::to_string(flags) + " are not 0 or 1");
+        m.tangents_generated = flags == 1;
         m.positions = in.float_arrays<3>("positions");
         m.normals = in.float_arrays<3>("normals");
         m.tangents = in.float_arrays<4>("tangents");

@@ -12,7 +12,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
+#include <set>
 #include <ranges>
 
 namespace mod::shred {
@@ -78,6 +80,73 @@ std::size_t restore_signs_of_non_finite_normals(scene::Mesh& mesh, const Stream&
         ++restored;
     }
     return restored;
+}
+
+// A source without tangents (Blender's glTF exporter writes none by default) gets generated
+// ones, whose signs differ from the game's on about half the vertices: an unedited round trip
+// through Blender would change them. When the source has the target's vertex count and every
+// source vertex has a target vertex with the same position and first UV bits (each target
+// vertex used once, in order), the source takes the target's tangents and signs. Returns
+// whether it did.
+bool keep_target_tangents(scene::Mesh& mesh, const Stream& original) {
+    if (mesh.vertex_count() != original.vertices.size() || mesh.tangents.size() != mesh.vertex_count()) return false;
+    using Key = std::array<std::uint32_t, 5>;
+    auto key = [](const std::array<float, 3>& p, const std::array<float, 2>& uv) {
+        return Key{std::bit_cast<std::uint32_t>(p[0]), std::bit_cast<std::uint32_t>(p[1]),
+                   std::bit_cast<std::uint32_t>(p[2]), std::bit_cast<std::uint32_t>(uv[0]),
+                   std::bit_cast<std::uint32_t>(uv[1])};
+    };
+    std::map<Key, std::vector<std::size_t>> targets;  // target vertices by key, in order
+    for (std::size_t i = original.vertices.size(); i-- > 0;)
+        targets[key(original.vertices[i].position(), original.vertices[i].uv(0))].push_back(i);
+    std::vector<std::size_t> match(mesh.vertex_count());
+    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+        auto it = targets.find(key(mesh.positions[v], mesh.uv0[v]));
+        if (it == targets.end() || it->second.empty()) return false;
+        match[v] = it->second.back();
+        it->second.pop_back();
+    }
+    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+        const auto& r = original.vertices[match[v]];
+        const auto t = r.tangent();
+        mesh.tangents[v] = {t[0], t[1], t[2], r.tangent_sign()};
+    }
+    mesh.tangents_generated = false;
+    return true;
+}
+
+// Degenerate triangles (two corners on one vertex or on the same position bits) and duplicates
+// (an earlier triangle's three vertices, any order): counted, a warning, dropped on request.
+// Returns the warning (empty when there is none).
+std::string count_degenerate_triangles(scene::Mesh& mesh, bool drop, SceneReplaceReport& rep) {
+    auto same_position = [&](std::uint32_t a, std::uint32_t b) {
+        return a == b || (a < mesh.positions.size() && b < mesh.positions.size() &&
+                          std::memcmp(mesh.positions[a].data(), mesh.positions[b].data(), 12) == 0);
+    };
+    std::set<std::array<std::uint32_t, 3>> seen;
+    std::vector<std::array<std::uint32_t, 3>> kept;
+    kept.reserve(mesh.triangles.size());
+    rep.degenerate_triangles = rep.duplicate_triangles = 0;
+    for (const auto& t : mesh.triangles) {
+        if (same_position(t[0], t[1]) || same_position(t[1], t[2]) || same_position(t[0], t[2])) {
+            ++rep.degenerate_triangles;
+            continue;
+        }
+        std::array<std::uint32_t, 3> sorted = t;
+        std::sort(sorted.begin(), sorted.end());
+        if (!seen.insert(sorted).second) {
+            ++rep.duplicate_triangles;
+            continue;
+        }
+        kept.push_back(t);
+    }
+    if (rep.degenerate_triangles == 0 && rep.duplicate_triangles == 0) return {};
+    rep.dropped_degenerate = drop;
+    if (drop) mesh.triangles = std::move(kept);
+    return (std::to_string(rep.degenerate_triangles) + " degenerate triangles (two corners at one point) and " +
+                           std::to_string(rep.duplicate_triangles) + " duplicate triangles (the same three vertices as an "
+                           "earlier one) in the source" +
+                           (drop ? ": dropped" : ": kept (drop them with --drop-degenerate or \"drop_degenerate\": true)"));
 }
 
 // The target skeleton as retarget needs it: names (and parents) only. Retargeting matches
@@ -391,9 +460,14 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     }
     // From here on the processed skin carries the weights; the raw lists are not needed.
     merged.influences.clear();
+    bool generated = !source.meshes.empty();
+    for (const auto& m : source.meshes) generated = generated && m.tangents_generated;
+    if (source.meshes.size() == 1) generated = merged.tangents_generated;
+    if (generated) rep.kept_target_tangents = keep_target_tangents(merged, model.meshes[mesh_index].stream);
     rep.source_vertices = merged.vertex_count();
     if (options.weld) merged = scene::weld(std::move(merged), {options.weld_tolerance}).mesh;
     rep.welded_vertices = merged.vertex_count();
+    const std::string triangle_warning = count_degenerate_triangles(merged, options.drop_degenerate, rep);
 
     std::string where = source.source + ": mesh '" + merged.name + "'";
     scene::MeshCheckOptions check;
@@ -407,6 +481,7 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
         throw;
     }
     rep.warnings = source.warnings;
+    if (!triangle_warning.empty()) rep.warnings.push_back(triangle_warning);
     if (source.meshes.size() > 1) {
         std::string list;
         for (std::size_t i = 0; i < rep.merged_meshes.size(); ++i)

@@ -71,6 +71,9 @@ struct Mesh {
                                  // bitangent = w * cross(normal, tangent.xyz)
     std::vector<Vec2> uv0;       // first UV set, V axis pointing up (Assimp/OpenGL convention)
     std::vector<Vec2> uv1;       // second UV set (copy of uv0 or zero when the source has one set)
+    // True when the importer generated the tangents (the source stored none, as Blender's glTF
+    // exporter by default): a replacement may then keep the target's own tangents.
+    bool tangents_generated = false;
     InfluenceLists influences;                       // raw influences per vertex (flat)
     std::vector<SkinWeights> skin;                   // processed influences (empty until processed)
 

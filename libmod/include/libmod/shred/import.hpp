@@ -65,6 +65,10 @@ struct SceneReplaceOptions {
     // Weld tolerance for normals, tangents and UVs (scene::WeldOptions): 1e-5 merges the float
     // noise of FBX corner normals; 0 demands identical bits. Positions and weights always exact.
     float weld_tolerance = 1e-5f;
+    // Degenerate triangles (two corners with the same vertex or the same position bits) and
+    // duplicates (the same three vertices as an earlier triangle, in any order) are counted and
+    // reported as a warning; true drops them as well (--drop-degenerate, "drop_degenerate").
+    bool drop_degenerate = false;
     ReplaceOptions replace;               // preprocessor ordering rule
 };
 
@@ -84,6 +88,12 @@ struct SceneReplaceReport {
     std::string scale_mismatch;
     std::size_t source_vertices = 0;         // before welding
     std::size_t welded_vertices = 0;
+    // The source had no tangents and matched the target vertex for vertex (position and first
+    // UV bits): the target's tangents and signs were kept (doc/formats/scene-import.md).
+    bool kept_target_tangents = false;
+    std::size_t degenerate_triangles = 0;    // after welding (see drop_degenerate)
+    std::size_t duplicate_triangles = 0;
+    bool dropped_degenerate = false;         // they were removed
     std::vector<std::string> warnings;       // the scene's warnings and ours
 };
 
