@@ -49,7 +49,9 @@ int yay0_compress(const po::variables_map& vm, const Global& g) {
     fs::path in = required(vm, "in"), out = required(vm, "out");
     auto mode = mod::yay0::parse_mode(vm["mode"].as<std::string>());
     auto data = mod::read_file(in);
-    auto packed = mod::yay0::encode(data, mode);
+    // The optimal parse takes seconds on large inputs: show where it is (stderr, terminals only).
+    mod::Progress progress("yay0 " + std::string(mod::yay0::to_string(mode)), 2 * std::uint64_t(data.size()), g.quiet);
+    auto packed = mod::yay0::encode(data, mode, &progress);
     mod::write_file_atomic(out, packed, std::span<const fs::path>(&in, 1));
     report_sizes(g, "compress", data.size(), packed.size());
     return 0;

@@ -98,7 +98,11 @@ void declare_replace(po::options_description& o, po::positional_options_descript
          "counted, reported and kept")
         ("weld-tolerance", number<float>()->default_value(1e-5f),
          "normals/tangents/UVs closer than this weld (0: identical bits only)")
-        ("rule", po::value<std::string>()->default_value("weight-desc"), "preprocessor ordering rule");
+        ("rule", po::value<std::string>()->default_value("weight-desc"),
+         "how the preprocessor orders vertices into batches: weight-desc (our reference "
+         "hypothesis: each vertex's bones by weight, vertices by influence count ascending then palette), "
+         "count-desc (influence count descending), bone-sorted (each palette by bone id); "
+         "`shred conformance` says which rule a PAK's streams reproduce");
     p.add("pak", 1).add("quartet", 1).add("mesh", 1).add("source", 1).add("out", 1);
 }
 

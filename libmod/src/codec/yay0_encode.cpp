@@ -98,9 +98,10 @@ constexpr std::uint32_t literal_bits = 9;
 constexpr std::uint32_t short_match_bits = 17;  // length 3..0x11: one link halfword
 constexpr std::uint32_t long_match_bits = 25;   // length 0x12..0x111: link halfword + chunk byte
 
-Bytes encode_best(ByteView data) {
+Bytes encode_best(ByteView data, Progress* progress) {
     const std::size_t n = data.size();
     const std::vector<detail::Match> longest = detail::longest_matches_everywhere(data);
+    if (progress) progress->advance(n);
     // cost[i]: fewest bits to encode data[i..n). choice[i]: 0 = literal, else match length
     // (any prefix of the longest match at i is a match at the same distance).
     //
@@ -138,6 +139,7 @@ Bytes encode_best(ByteView data) {
         }
         cost[i] = best;
         choice[i] = pick;
+        if (progress && (i & 0xFFFF) == 0) progress->advance(std::min<std::size_t>(0x10000, n - i));
     }
     TokenWriter out(n);
     for (std::size_t i = 0; i < n;) {
@@ -154,11 +156,14 @@ Bytes encode_best(ByteView data) {
 
 }  // namespace
 
-Bytes encode(ByteView data, Mode mode) {
+Bytes encode(ByteView data, Mode mode, Progress* progress) {
     if (data.size() > std::numeric_limits<std::uint32_t>::max())
         throw Error(ErrorKind::limit, "Yay0 input of " + std::to_string(data.size()) +
                                           " bytes exceeds the 32-bit size field");
-    return mode == Mode::nintendo ? encode_nintendo(data) : encode_best(data);
+    if (mode == Mode::best) return encode_best(data, progress);
+    Bytes out = encode_nintendo(data);
+    if (progress) progress->advance(2 * data.size());
+    return out;
 }
 
 }  // namespace mod::yay0

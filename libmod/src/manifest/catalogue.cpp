@@ -12,9 +12,7 @@
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/verify.hpp"
 
-#include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
+#include "libmod/core/rapidjson.hpp"
 
 namespace mod::manifest {
 

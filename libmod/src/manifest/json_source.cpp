@@ -1,6 +1,6 @@
 #include "json_source.hpp"
 
-#include <rapidjson/error/en.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <set>
 #include <vector>

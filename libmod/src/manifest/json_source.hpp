@@ -5,7 +5,7 @@
 
 #include "libmod/manifest/diagnostic.hpp"
 
-#include <rapidjson/document.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <cstddef>
 #include <map>

@@ -6,7 +6,7 @@
 
 #include "libmod/core/file.hpp"
 
-#include <rapidjson/pointer.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -10,7 +10,7 @@
 #include "libmod/core/bytes.hpp"
 #include "libmod/manifest/apply.hpp"
 
-#include <rapidjson/document.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <filesystem>
 #include <map>

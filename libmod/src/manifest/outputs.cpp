@@ -10,9 +10,7 @@
 #include "libmod/manifest/report_page.hpp"
 #include "libmod/n64/rom.hpp"
 
-#include <rapidjson/pointer.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
+#include "libmod/core/rapidjson.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "schema.hpp"
 
-#include <rapidjson/pointer.h>
+#include "libmod/core/rapidjson.hpp"
 #include <valijson/adapters/rapidjson_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>

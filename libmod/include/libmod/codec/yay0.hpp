@@ -7,6 +7,7 @@
 // 4, 0 meaning "length = next chunk byte + 0x12"), and chunk bytes (literals and long lengths).
 
 #include "libmod/core/bytes.hpp"
+#include "libmod/core/progress.hpp"
 
 #include <cstdint>
 
@@ -68,6 +69,8 @@ const char* to_string(Mode mode) noexcept;
 Mode parse_mode(std::string_view name);
 
 // Encodes `data` (at most 0xFFFFFFFF bytes). Same input and mode give the same bytes.
-Bytes encode(ByteView data, Mode mode = Mode::nintendo);
+// `progress`, when given, advances to 2 × data.size() (best: the match search counts for the
+// first half, the parse for the second; nintendo: both at the end); it never changes the bytes.
+Bytes encode(ByteView data, Mode mode = Mode::nintendo, Progress* progress = nullptr);
 
 }  // namespace mod::yay0
