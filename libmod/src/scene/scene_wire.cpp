@@ -11,7 +11,7 @@ namespace mod::scene {
 namespace {
 
 constexpr char magic[4] = {'M', 'K', 'S', 'W'};
-constexpr std::uint32_t version = 1;
+constexpr std::uint32_t version = 2;  // 2: Mesh::tangents_generated after the material
 
 // ---- writing ----
 
@@ -160,7 +160,7 @@ Scene decode_wire(ByteView bytes, std::string_view name) {
     In in{ByteReader(bytes, Endian::little, std::string(name), "scene_wire")};
     ByteReader& r = in.r;
     if (r.fixed_string(4) != std::string_view(magic, 4)) r.fail_at(0, "not scene wire data (no MKSW magic)");
-    if (const auto v = r.u32(); v != version) r.fail_at(4, "scene wire version " + std::to_string(v) + " is not 1");
+    if (const auto v = r.u32(); v != version) r.fail_at(4, "scene wire version " + std::to_string(v) + " is not 2");
     Scene s;
     s.source = in.string("source");
     s.format = in.string("format");

@@ -8,8 +8,9 @@
 // is exact: decode(encode(s)) holds the same values and the same float bits (NaN payloads and
 // -0 included) in every field of `s`.
 //
-// Layout (little-endian): "MKSW", u32 version (1), then the Scene's fields in declaration
-// order; strings and arrays as u32 count + items; optionals as a u8 flag (0/1) + value.
+// Layout (little-endian): "MKSW", u32 version (2), then the Scene's fields in declaration
+// order (except Mesh::tangents_generated: a u32 0/1 right after the material); strings and
+// arrays as u32 count + items; optionals as a u8 flag (0/1) + value.
 // Spec: doc/formats/scene-import.md, "Contained import".
 
 #include "libmod/core/bytes.hpp"
