@@ -1,11 +1,14 @@
 #pragma once
-// All-or-none output: every file is first written to a temporary file beside its destination;
+// All-or-none output: every file is first written to a temporary file beside its destination
+// (mod::PendingOutput: same checks and naming as write_file_atomic, removed on SIGINT/SIGTERM);
 // commit() renames them all into place once every one exists. Destroying an uncommitted stage
 // removes its temporary files and the folders it created. Internal to the manifest layer.
 
 #include "libmod/core/bytes.hpp"
+#include "libmod/core/file.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,11 +29,9 @@ public:
     void commit();
 
 private:
-    struct Item {
-        std::filesystem::path destination, temporary;
-    };
     std::vector<std::filesystem::path> inputs_;
-    std::vector<Item> items_;
+    std::vector<std::filesystem::path> destinations_;
+    std::vector<std::unique_ptr<PendingOutput>> items_;
     std::vector<std::filesystem::path> created_dirs_;  // deepest last
     bool committed_ = false;
 };
