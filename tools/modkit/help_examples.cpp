@@ -49,6 +49,8 @@ const Table& table() {
                         "edited.rmg --changes changes.csv"}},
         {"shred replace", {"modkit shred export " + pak + " skater01 0 mesh0.glb",
                            "modkit shred replace " + pak + " skater01 0 mesh0.glb new.pak"}},
+        {"shred bones", {"modkit shred export " + pak + " skater01 1 mesh1.glb",
+                         "modkit shred bones mesh1.glb --target " + pak + " skater01 --out bones.txt"}},
         {"shred export", {"modkit shred export " + pak + " skater01 skater01.glb",
                           "modkit shred export " + pak + " skater01 1 mesh1.gltf"}},
         {"stadium preview", {"modkit stadium preview " + rom + " 0 model0.png --size 256"}},
