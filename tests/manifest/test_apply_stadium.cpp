@@ -348,4 +348,23 @@ BOOST_AUTO_TEST_CASE(a_missing_base_file_is_an_io_error_at_its_path) {
     BOOST_TEST(d[0].message.find("cannot read base/stadium.z64") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(many_colliding_edits_give_one_line_each_and_a_bounded_list) {
+    TempDir tmp;
+    write_bytes(tmp / "base/stadium.z64", sample_rom());
+    // 300 patches of the same byte: every pair collides (44,850 pairs); each edit after the
+    // first is named once, the list stops at 200 lines and says how many more there are.
+    std::string edits;
+    for (int k = 0; k < 300; ++k)
+        edits += std::string(k ? "," : "") + R"({"op": "bytes.patch", "offset": 32, "expect": "50", "bytes": "51"})";
+    std::vector<Diagnostic> d;
+    try {
+        apply_in(tmp.path(), {manifest(edits)});
+    } catch (const ManifestError& e) {
+        d = e.diagnostics();
+    }
+    BOOST_REQUIRE_EQUAL(d.size(), 201u);
+    BOOST_TEST(d[0].where == "edits[1]");
+    BOOST_TEST(d.back().message == "and 99 more edits in conflict (only the first 200 are listed)");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -198,16 +198,23 @@ void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads
     std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::size_t, const Touch*>>> by_region;
     for (std::size_t i = 0; i < b.plan.edits.size(); ++i)
         for (const auto& t : b.plan.edits[i].touches) by_region[{t.file, t.region}].push_back({i, &t});
-    std::set<std::pair<std::size_t, std::size_t>> reported;
+    // Each edit is reported once, with the first earlier edit it conflicts with (n edits that
+    // all collide give n - 1 lines, not n^2 / 2), and at most max_conflicts lines in all.
+    constexpr std::size_t max_conflicts = 200;
+    std::set<std::size_t> reported;
+    std::size_t more = 0;
     for (const auto& [region, list] : by_region)
         for (std::size_t x = 0; x < list.size(); ++x)
             for (std::size_t y = x + 1; y < list.size(); ++y) {
                 const auto& [i, a] = list[x];
                 const auto& [j, c] = list[y];
                 if (i == j || !(a->exclusive || c->exclusive) || !overlaps(*a, *c)) continue;
-                if (!reported.insert({std::min(i, j), std::max(i, j)}).second) continue;
+                if (!reported.insert(std::max(i, j)).second) continue;
+                if (out.size() >= max_conflicts) {
+                    ++more;
+                    continue;
+                }
                 const auto& first = b.plan.edits[std::min(i, j)];
-                const auto& second = b.plan.edits[std::max(i, j)];
                 const Touch& ft = i < j ? *a : *c;
                 const Touch& st = i < j ? *c : *a;
                 const auto& ref = b.edit_refs[std::max(i, j)];
@@ -216,8 +223,10 @@ void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads
                                              std::to_string(first.line) + ":" + std::to_string(first.column) +
                                              "): both change " + region.first + " " + region.second + " (" + st.what +
                                              " / " + ft.what + ")"));
-                (void)second;
             }
+    if (more)
+        out.push_back(Diagnostic{"", 0, 0, "", "and " + std::to_string(more) + " more edits in conflict (only the first " +
+                                                   std::to_string(max_conflicts) + " are listed)"});
     if (!out.empty()) throw ManifestError(ErrorKind::conflict, std::move(out));
 }
 
