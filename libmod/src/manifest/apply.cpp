@@ -39,13 +39,7 @@ std::string kind_for(Game g, bool is_names) {
     return "file";
 }
 
-std::string crc_text(ByteView b) {
-    char buf[9];
-    std::snprintf(buf, sizeof buf, "%08x", crc32(b));
-    return buf;
-}
-std::string sha_text(ByteView b) { return to_hex(sha1(b)); }
-std::string md5_text(ByteView b) { return to_hex(md5(b)); }
+std::string md5_hex(ByteView b) { return to_hex(md5(b)); }
 
 // Hash check; a byte-swapped N64 dump of the right ROM is recognised and accepted.
 void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vector<Diagnostic>& out) {
@@ -54,7 +48,7 @@ void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vec
         const std::optional<std::string>& value;
         std::string (*of)(ByteView);
     };
-    const Want wants[] = {{"sha1", in.sha1, sha_text}, {"md5", in.md5, md5_text}, {"crc32", in.crc32, crc_text}};
+    const Want wants[] = {{"sha1", in.sha1, sha1_hex}, {"md5", in.md5, md5_hex}, {"crc32", in.crc32, crc32_hex}};
     auto matches = [&](ByteView b) {
         for (const auto& w : wants)
             if (w.value && w.of(b) != *w.value) return false;
@@ -242,8 +236,8 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
         pf.input = f.path;
         pf.output = f.output;
         pf.size = f.original.size();
-        pf.sha1 = sha_text(f.original);
-        pf.crc32 = crc_text(f.original);
+        pf.sha1 = sha1_hex(f.original);
+        pf.crc32 = crc32_hex(f.original);
         pf.kind = f.kind;
         pf.notes = f.notes;
         b.plan.files.push_back(std::move(pf));

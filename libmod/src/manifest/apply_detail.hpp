@@ -4,6 +4,10 @@
 
 #include "operation.hpp"
 
+#include "libmod/core/hash.hpp"
+
+#include <cstdio>
+
 #include <map>
 #include <set>
 #include <string>
@@ -11,6 +15,14 @@
 #include <vector>
 
 namespace mod::manifest::detail {
+
+// How the report and the hash checks spell digests: lower-case hex.
+inline std::string sha1_hex(ByteView b) { return to_hex(sha1(b)); }
+inline std::string crc32_hex(ByteView b) {
+    char buf[9];
+    std::snprintf(buf, sizeof buf, "%08x", crc32(b));
+    return buf;
+}
 
 struct EditResult {
     rapidjson::Value report;

@@ -1,5 +1,7 @@
 #include "libmod/manifest/catalogue.hpp"
 
+#include "json_source.hpp"
+
 #include "libmod/core/error.hpp"
 #include "libmod/core/file.hpp"
 #include "libmod/core/hash.hpp"
@@ -22,7 +24,7 @@ using Alloc = rapidjson::Document::AllocatorType;
 
 namespace {
 
-Value str(Alloc& a, const std::string& s) { return Value(s.c_str(), rapidjson::SizeType(s.size()), a); }
+const auto& str = detail::json_str;
 
 Value stadium_catalogue(const Bytes& bytes, const std::string& file, Alloc& a) {
     using namespace mod::stadium;

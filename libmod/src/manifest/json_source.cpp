@@ -196,8 +196,8 @@ Diagnostic JsonSource::at(std::string_view pointer, std::string message, bool ke
     return Diagnostic{file_, p.line, p.column, display_path(pointer), std::move(message)};
 }
 
-std::string display_path(std::string_view pointer) {
-    std::string out;
+std::vector<std::string> pointer_tokens(std::string_view pointer) {
+    std::vector<std::string> out;
     std::size_t i = 0;
     while (i < pointer.size()) {
         ++i;  // '/'
@@ -210,6 +210,14 @@ std::string display_path(std::string_view pointer) {
                 token += pointer[i++];
             }
         }
+        out.push_back(std::move(token));
+    }
+    return out;
+}
+
+std::string display_path(std::string_view pointer) {
+    std::string out;
+    for (const auto& token : pointer_tokens(pointer)) {
         const bool numeric = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
         if (numeric) out += "[" + token + "]";
         else out += (out.empty() ? "" : ".") + token;

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mod::manifest::detail {
 
@@ -45,6 +46,14 @@ private:
     rapidjson::Document doc_;
     std::map<std::string, SourcePos, std::less<>> values_, keys_;
 };
+
+// A JSON string value holding a copy of `s`.
+inline rapidjson::Value json_str(rapidjson::Document::AllocatorType& a, const std::string& s) {
+    return rapidjson::Value(s.c_str(), rapidjson::SizeType(s.size()), a);
+}
+
+// The unescaped tokens of a JSON pointer: "/edits/1/a~1b" -> {"edits", "1", "a/b"}.
+std::vector<std::string> pointer_tokens(std::string_view pointer);
 
 // "/edits/1/mode" -> "edits[1].mode" (array indices in brackets, keys joined by dots).
 std::string display_path(std::string_view pointer);

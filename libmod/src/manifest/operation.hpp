@@ -87,7 +87,7 @@ struct ReportOut {
     ReportOut& set(const char* key, std::uint64_t v);
     ReportOut& set(const char* key, double v);
     ReportOut& set(const char* key, bool v);
-    rapidjson::Value str(const std::string& s) { return rapidjson::Value(s.c_str(), rapidjson::SizeType(s.size()), a); }
+    rapidjson::Value str(const std::string& s) { return json_str(a, s); }
     void warn(const std::string& message) { warnings.push_back(message); }
 };
 
@@ -97,6 +97,9 @@ struct OpInfo {
     void (*plan)(const EditEnv& env, PlannedEdit& out);
     void (*apply)(EditEnv& env, ReportOut& report);
 };
+
+// Registers `info` under its own name.
+inline void add_op(std::map<std::string, OpInfo>& ops, OpInfo info) { ops.emplace(info.name, info); }
 
 // Every operation, by name.
 const std::map<std::string, OpInfo>& operations();

@@ -65,7 +65,7 @@ void apply_bytes_patch(EditEnv& env, ReportOut& r) {
 }  // namespace
 
 void register_common_ops(std::map<std::string, OpInfo>& ops) {
-    ops.emplace("bytes.patch", OpInfo{"bytes.patch", std::nullopt, plan_bytes_patch, apply_bytes_patch});
+    add_op(ops, OpInfo{"bytes.patch", std::nullopt, plan_bytes_patch, apply_bytes_patch});
 }
 
 }  // namespace mod::manifest::detail

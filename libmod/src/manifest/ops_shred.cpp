@@ -309,9 +309,9 @@ void apply_pak_replace_entry(EditEnv& env, ReportOut& r) {
 
 void register_shred_ops(std::map<std::string, OpInfo>& ops) {
     const Game g = Game::thps_shred;
-    ops.emplace("mesh.replace", OpInfo{"mesh.replace", g, plan_mesh_replace, apply_mesh_replace});
-    ops.emplace("mesh.edit", OpInfo{"mesh.edit", g, plan_mesh_edit, apply_mesh_edit});
-    ops.emplace("pak.replace-entry", OpInfo{"pak.replace-entry", g, plan_pak_replace_entry, apply_pak_replace_entry});
+    add_op(ops, OpInfo{"mesh.replace", g, plan_mesh_replace, apply_mesh_replace});
+    add_op(ops, OpInfo{"mesh.edit", g, plan_mesh_edit, apply_mesh_edit});
+    add_op(ops, OpInfo{"pak.replace-entry", g, plan_pak_replace_entry, apply_pak_replace_entry});
 }
 
 }  // namespace mod::manifest::detail

@@ -437,11 +437,11 @@ void apply_fragment_bytes(EditEnv& env, ReportOut& r) {
 
 void register_stadium_ops(std::map<std::string, OpInfo>& ops) {
     const Game g = Game::pokemon_stadium;
-    ops.emplace("palette.set", OpInfo{"palette.set", g, plan_palette_set, apply_palette_set});
-    ops.emplace("palette.hsv", OpInfo{"palette.hsv", g, plan_palette_hsv, apply_palette_hsv});
-    ops.emplace("texture.replace", OpInfo{"texture.replace", g, plan_texture_replace, apply_texture_replace});
-    ops.emplace("entry.replace", OpInfo{"entry.replace", g, plan_entry_replace, apply_entry_replace});
-    ops.emplace("fragment.bytes", OpInfo{"fragment.bytes", g, plan_fragment_bytes, apply_fragment_bytes});
+    add_op(ops, OpInfo{"palette.set", g, plan_palette_set, apply_palette_set});
+    add_op(ops, OpInfo{"palette.hsv", g, plan_palette_hsv, apply_palette_hsv});
+    add_op(ops, OpInfo{"texture.replace", g, plan_texture_replace, apply_texture_replace});
+    add_op(ops, OpInfo{"entry.replace", g, plan_entry_replace, apply_entry_replace});
+    add_op(ops, OpInfo{"fragment.bytes", g, plan_fragment_bytes, apply_fragment_bytes});
 }
 
 }  // namespace mod::manifest::detail

@@ -450,10 +450,10 @@ void apply_record_remove(EditEnv& env, ReportOut& r) {
 
 void register_totem_ops(std::map<std::string, OpInfo>& ops) {
     const Game g = Game::totemtech;
-    ops.emplace("skin.reweight", OpInfo{"skin.reweight", g, plan_skin_reweight, apply_skin_reweight});
-    ops.emplace("record.replace", OpInfo{"record.replace", g, plan_record_replace, apply_record_replace});
-    ops.emplace("record.add", OpInfo{"record.add", g, plan_record_add, apply_record_add});
-    ops.emplace("record.remove", OpInfo{"record.remove", g, plan_record_remove, apply_record_remove});
+    add_op(ops, OpInfo{"skin.reweight", g, plan_skin_reweight, apply_skin_reweight});
+    add_op(ops, OpInfo{"record.replace", g, plan_record_replace, apply_record_replace});
+    add_op(ops, OpInfo{"record.add", g, plan_record_add, apply_record_add});
+    add_op(ops, OpInfo{"record.remove", g, plan_record_remove, apply_record_remove});
 }
 
 }  // namespace mod::manifest::detail

@@ -29,13 +29,7 @@ struct Product {
     Bytes bytes;
 };
 
-std::string crc_hex(ByteView b) {
-    char buf[9];
-    std::snprintf(buf, sizeof buf, "%08x", crc32(b));
-    return buf;
-}
-
-Value str(Allocator& a, const std::string& s) { return Value(s.c_str(), rapidjson::SizeType(s.size()), a); }
+const auto& str = json_str;
 
 Bytes finish(const FileState& f) {
     Bytes bytes = f.current;
@@ -197,11 +191,11 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
         o.AddMember("path", str(a, p.path.lexically_normal().string()), a).AddMember("role", str(a, p.role), a)
             .AddMember("input", str(a, p.input), a);
         if (!p.format.empty()) o.AddMember("format", str(a, p.format), a);
-        o.AddMember("size", std::uint64_t(p.bytes.size()), a).AddMember("sha1", str(a, to_hex(sha1(p.bytes))), a)
-            .AddMember("crc32", str(a, crc_hex(p.bytes)), a);
+        o.AddMember("size", std::uint64_t(p.bytes.size()), a).AddMember("sha1", str(a, sha1_hex(p.bytes)), a)
+            .AddMember("crc32", str(a, crc32_hex(p.bytes)), a);
         if (p.role == "patch") o.AddMember("verified", true, a);
         outs.PushBack(o, a);
-        result.written.push_back({p.path, p.role, p.bytes.size(), to_hex(sha1(p.bytes))});
+        result.written.push_back({p.path, p.role, p.bytes.size(), sha1_hex(p.bytes)});
     }
     doc.AddMember("outputs", outs, a);
     doc.AddMember("warnings", warnings, a);

@@ -154,21 +154,6 @@ private:
     const Value& root_;
 };
 
-std::vector<std::string> split_pointer(std::string_view p) {
-    std::vector<std::string> out;
-    std::size_t i = 0;
-    while (i < p.size()) {
-        ++i;
-        std::string t;
-        while (i < p.size() && p[i] != '/') {
-            if (p[i] == '~' && i + 1 < p.size()) t += p[i + 1] == '1' ? '/' : '~', i += 2;
-            else t += p[i++];
-        }
-        out.push_back(t);
-    }
-    return out;
-}
-
 struct Located {
     const Value* instance = nullptr;
     const Value* schema = nullptr;  // resolved, op branch and oneOf applied
@@ -177,7 +162,7 @@ struct Located {
 Located locate(const SchemaWalker& w, const Value& doc, std::string_view pointer) {
     const Value* inst = &doc;
     const Value* node = w.resolve(&w.root());
-    for (const auto& token : split_pointer(pointer)) {
+    for (const auto& token : pointer_tokens(pointer)) {
         const Value* next = nullptr;
         if (inst->IsObject()) {
             auto m = inst->FindMember(token.c_str());
@@ -263,7 +248,7 @@ public:
             const std::string p = where.empty() ? pointer : where;
             if (seen_.insert(p + "\n" + message).second) out_.push_back(src_.at(p, std::move(message), key));
         };
-        const std::string field = split_pointer(pointer).empty() ? "" : split_pointer(pointer).back();
+        const std::string field = pointer_tokens(pointer).empty() ? "" : pointer_tokens(pointer).back();
 
         if (description.rfind("Failed to match against any enum values", 0) == 0) {
             std::vector<std::string> allowed;
