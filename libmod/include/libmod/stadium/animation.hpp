@@ -74,7 +74,9 @@ struct AnimationArray {
     std::uint32_t offset = 0;   // body offset of the pointer's target
     std::uint32_t extent = 0;   // bytes up to the next known structure
     std::vector<std::uint16_t> words;
-    // Element i (s16) of the words, or of the halfword before the array for i == -1.
+    // The halfword before the pointer, when a packed n == 0 descriptor with offset 0 reads
+    // s16 element −1 (scale arrays only) and it lies inside the body.
+    std::optional<std::uint16_t> word_before;
     friend bool operator==(const AnimationArray&, const AnimationArray&) = default;
 };
 

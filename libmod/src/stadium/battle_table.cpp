@@ -1,0 +1,41 @@
+// The battle move tables (contract in battle_table.hpp; stadium_animation.md §4.9).
+#include "libmod/stadium/battle_table.hpp"
+
+#include "libmod/core/error.hpp"
+
+namespace mod::stadium {
+
+BattleTables read_battle_tables(ByteView rom, const std::string& file) {
+    ByteReader r(rom, Endian::big, file, "battle_table");
+    const std::uint64_t table_end = battle_pointer_table_rom + 4ull * battle_pointer_table_words;
+    if (rom.size() < table_end)
+        r.fail_at(std::min<std::size_t>(rom.size(), battle_pointer_table_rom),
+                  "the ROM (" + hex(rom.size()) + " bytes) is too small for the battle pointer table at " +
+                      hex(battle_pointer_table_rom) + ".." + hex(table_end) + " (a Pokémon Stadium ROM has it in main code)");
+    BattleTables t;
+    for (std::uint32_t i = 0; i < battle_pointer_table_words; ++i) {
+        const std::uint32_t w = r.u32_at(battle_pointer_table_rom + 4 * i);
+        t.words.push_back(w);
+        if (w == 0) continue;
+        BattleSpecies s;
+        s.index = i;
+        s.word = w;
+        s.rom = battle_rows_rom + (w & 0xFFFFFF);
+        const std::uint64_t need = std::uint64_t(battle_move_rows) * battle_row_size;
+        if (s.rom > rom.size() || rom.size() - s.rom < need)
+            r.fail_at_path(battle_pointer_table_rom + 4 * i, "[" + std::to_string(i) + "]",
+                           "word " + hex(w, 8) + " names rows at " + hex(s.rom) + ", and " + std::to_string(battle_move_rows) +
+                               " 16-byte rows from there leave the " + hex(rom.size()) + "-byte ROM");
+        for (std::uint32_t m = 0; m < battle_move_rows; ++m) {
+            BattleRow row;
+            row.move = m + 1;
+            row.rom = s.rom + m * battle_row_size;
+            for (std::uint32_t k = 0; k < battle_row_size; ++k) row.raw[k] = rom[row.rom + k];
+            s.rows.push_back(row);
+        }
+        t.species.push_back(std::move(s));
+    }
+    return t;
+}
+
+}  // namespace mod::stadium
