@@ -161,7 +161,6 @@ bool overlaps(const Touch& a, const Touch& b) { return a.begin < b.end && b.begi
 void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads) {
     std::vector<Diagnostic> out;
     ErrorKind kind = ErrorKind::usage;
-    const auto& ops = operations();
     for (std::size_t mi = 0; mi < manifests.size(); ++mi) {
         const Manifest& m = manifests[mi];
         for (const auto& e : m.edits) {
@@ -174,7 +173,7 @@ void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads
             p.line = pos.line, p.column = pos.column;
             try {
                 EditEnv env = env_for(b, m, mi, e, threads);
-                ops.at(e.op).plan(env, p);
+                find_operation(e.op, m.game)->plan(env, p);
             } catch (const ManifestError& err) {
                 if (out.empty()) kind = err.kind();  // the exit code follows the first problem
                 out.insert(out.end(), err.diagnostics().begin(), err.diagnostics().end());
@@ -255,7 +254,6 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
 
     // Execute in order on the in-memory files.
     Progress progress("apply", b.edit_refs.size(), options.quiet);
-    const auto& ops = operations();
     for (std::size_t i = 0; i < b.edit_refs.size(); ++i) {
         const auto& [mi, e] = b.edit_refs[i];
         const Manifest& m = manifests[mi];
@@ -265,7 +263,7 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
         const auto start = clock::now();
         try {
             EditEnv env = env_for(b, m, mi, *e, options.threads);
-            ops.at(e->op).apply(env, out);
+            find_operation(e->op, m.game)->apply(env, out);
             env.target.edited = true;
         } catch (const ManifestError&) {
             throw;

@@ -110,15 +110,16 @@ void semantic_checks(Manifest& m, std::vector<Diagnostic>& out) {
     for (const auto& i : m.inputs)
         if (!name_tables.count(i.name)) targets.push_back(i.name);
 
-    const auto& ops = detail::operations();
     std::map<std::string, std::size_t> ids;
     std::set<std::string> edited;
     for (auto& e : m.edits) {
         const auto& v = doc["edits"][rapidjson::SizeType(e.index)];
-        auto op = ops.find(e.op);
-        if (op != ops.end() && op->second.game && *op->second.game != m.game)
-            out.push_back(m.at(pointer_join(e.pointer, "op"), "\"" + e.op + "\" is a " + to_string(*op->second.game) +
+        if (const auto games = detail::games_of_operation(e.op); !games.empty() && !detail::find_operation(e.op, m.game)) {
+            std::string list;
+            for (const auto& g : games) list += (list.empty() ? "" : " and ") + g;
+            out.push_back(m.at(pointer_join(e.pointer, "op"), "\"" + e.op + "\" is a " + list +
                                                                   " operation; this manifest's game is " + to_string(m.game)));
+        }
         if (v.HasMember("id")) {
             auto [it, fresh] = ids.emplace(e.id, e.index);
             if (!fresh)

@@ -139,16 +139,34 @@ ReportOut& ReportOut::set(const char* key, double v) {
 }
 ReportOut& ReportOut::set(const char* key, bool v) { return set(key, rapidjson::Value(v)); }
 
-const std::map<std::string, OpInfo>& operations() {
-    static const std::map<std::string, OpInfo> ops = [] {
-        std::map<std::string, OpInfo> m;
+const OpTable& operations() {
+    static const OpTable ops = [] {
+        OpTable m;
         register_common_ops(m);
         register_stadium_ops(m);
         register_shred_ops(m);
         register_totem_ops(m);
+        register_totem_texture_ops(m);
         return m;
     }();
     return ops;
+}
+
+const OpInfo* find_operation(const std::string& name, Game game) {
+    const OpInfo* any = nullptr;
+    auto [lo, hi] = operations().equal_range(name);
+    for (auto it = lo; it != hi; ++it) {
+        if (it->second.game == game) return &it->second;
+        if (!it->second.game) any = &it->second;
+    }
+    return any;
+}
+
+std::vector<std::string> games_of_operation(const std::string& name) {
+    std::vector<std::string> out;
+    auto [lo, hi] = operations().equal_range(name);
+    for (auto it = lo; it != hi; ++it) out.push_back(it->second.game ? to_string(*it->second.game) : "");
+    return out;
 }
 
 Touch touch(const FileState& f, std::string region, std::uint64_t begin, std::uint64_t end, bool exclusive,

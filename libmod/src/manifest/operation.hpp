@@ -98,16 +98,25 @@ struct OpInfo {
     void (*apply)(EditEnv& env, ReportOut& report);
 };
 
+// Operations by name. One name may have one implementation per game (palette.set is a
+// pokemon-stadium and a totemtech operation); the schema tells their parameters apart.
+using OpTable = std::multimap<std::string, OpInfo>;
+
 // Registers `info` under its own name.
-inline void add_op(std::map<std::string, OpInfo>& ops, OpInfo info) { ops.emplace(info.name, info); }
+inline void add_op(OpTable& ops, OpInfo info) { ops.emplace(info.name, info); }
 
 // Every operation, by name.
-const std::map<std::string, OpInfo>& operations();
+const OpTable& operations();
+// The implementation of `name` for `game` (a game's own before an any-game one), or nullptr.
+const OpInfo* find_operation(const std::string& name, Game game);
+// The games that have an operation `name` ("" for an any-game one), in registration order.
+std::vector<std::string> games_of_operation(const std::string& name);
 
-void register_common_ops(std::map<std::string, OpInfo>& ops);
-void register_stadium_ops(std::map<std::string, OpInfo>& ops);
-void register_shred_ops(std::map<std::string, OpInfo>& ops);
-void register_totem_ops(std::map<std::string, OpInfo>& ops);
+void register_common_ops(OpTable& ops);
+void register_stadium_ops(OpTable& ops);
+void register_shred_ops(OpTable& ops);
+void register_totem_ops(OpTable& ops);
+void register_totem_texture_ops(OpTable& ops);
 
 // Touch helpers.
 inline constexpr std::uint64_t to_end = UINT64_MAX;

@@ -64,7 +64,7 @@ void apply_bytes_patch(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
-void register_common_ops(std::map<std::string, OpInfo>& ops) {
+void register_common_ops(OpTable& ops) {
     add_op(ops, OpInfo{"bytes.patch", std::nullopt, plan_bytes_patch, apply_bytes_patch});
 }
 

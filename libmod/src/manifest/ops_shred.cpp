@@ -307,7 +307,7 @@ void apply_pak_replace_entry(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
-void register_shred_ops(std::map<std::string, OpInfo>& ops) {
+void register_shred_ops(OpTable& ops) {
     const Game g = Game::thps_shred;
     add_op(ops, OpInfo{"mesh.replace", g, plan_mesh_replace, apply_mesh_replace});
     add_op(ops, OpInfo{"mesh.edit", g, plan_mesh_edit, apply_mesh_edit});

@@ -435,7 +435,7 @@ void apply_fragment_bytes(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
-void register_stadium_ops(std::map<std::string, OpInfo>& ops) {
+void register_stadium_ops(OpTable& ops) {
     const Game g = Game::pokemon_stadium;
     add_op(ops, OpInfo{"palette.set", g, plan_palette_set, apply_palette_set});
     add_op(ops, OpInfo{"palette.hsv", g, plan_palette_hsv, apply_palette_hsv});

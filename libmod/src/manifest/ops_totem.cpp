@@ -448,7 +448,7 @@ void apply_record_remove(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
-void register_totem_ops(std::map<std::string, OpInfo>& ops) {
+void register_totem_ops(OpTable& ops) {
     const Game g = Game::totemtech;
     add_op(ops, OpInfo{"skin.reweight", g, plan_skin_reweight, apply_skin_reweight});
     add_op(ops, OpInfo{"record.replace", g, plan_record_replace, apply_record_replace});

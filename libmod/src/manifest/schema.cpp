@@ -76,10 +76,21 @@ public:
             return nullptr;
         for (const auto& branch : all->value.GetArray()) {
             const Value* cond = rapidjson::Pointer("/if/properties/op/const").Get(branch);
-            if (cond && cond->IsString() && std::string_view(cond->GetString()) == op->value.GetString())
+            if (cond && cond->IsString() && std::string_view(cond->GetString()) == op->value.GetString() &&
+                has_all(rapidjson::Pointer("/if/required").Get(branch), instance, true) &&
+                !has_all(rapidjson::Pointer("/if/not/required").Get(branch), instance, false))
                 return resolve(rapidjson::Pointer("/then").Get(branch));
         }
         return nullptr;
+    }
+
+    // Whether `instance` has every field `required` lists (`absent` when there is no list): an
+    // operation shared by two games (palette.set) picks its branch by a field only one has.
+    static bool has_all(const Value* required, const Value& instance, bool absent) {
+        if (!required || !required->IsArray()) return absent;
+        for (const auto& f : required->GetArray())
+            if (!f.IsString() || !instance.HasMember(f.GetString())) return false;
+        return true;
     }
 
     // For oneOf nodes: the first branch whose type accepts the instance.
