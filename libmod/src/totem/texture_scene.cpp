@@ -1,0 +1,104 @@
+#include "libmod/totem/texture_scene.hpp"
+
+#include "libmod/totem/material.hpp"
+#include "libmod/totem/verify.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mod::totem {
+
+std::optional<BitmapLayout> bitmap_layout(std::optional<Platform> platform, Endian endian) {
+    if (platform == Platform::pc) return std::nullopt;
+    if (platform) return *platform == Platform::gamecube ? BitmapLayout::gamecube : BitmapLayout::ps2;
+    return endian == Endian::big ? BitmapLayout::gamecube : BitmapLayout::ps2;
+}
+
+namespace {
+bool is_type(const Record& r, const char* type) { return r.type_id == name_id(type); }
+}  // namespace
+
+MaterialLink follow_material(const ByteReader& dgc, const Archive& a, std::int32_t id, const NameTable& names) {
+    MaterialLink link;
+    auto rec = find_record(a, id);
+    if (!rec) {
+        link.notes.push_back("no record " + names.display(id));
+        return link;
+    }
+    if (is_type(a.records[*rec], "MATERIALANIM")) {
+        const MaterialAnim anim = decode_material_anim(payload_reader(dgc, a, *rec));
+        const std::int32_t anim_id = id;
+        id = anim.material;
+        rec = find_record(a, id);
+        if (!rec) {
+            link.notes.push_back("MATERIALANIM " + names.display(anim_id) + " names no record " + names.display(id));
+            return link;
+        }
+    }
+    if (!is_type(a.records[*rec], "MATERIAL")) {
+        link.notes.push_back(names.display(id) + " is a " + names.display(a.records[*rec].type_id) + ", not a MATERIAL");
+        return link;
+    }
+    link.material = id;
+    link.record = rec;
+    const Material m = decode_material(payload_reader(dgc, a, *rec));
+    if (m.texture == 0) return link;
+    auto bmp = find_record(a, m.texture);
+    if (!bmp || !is_type(a.records[*bmp], "BITMAP")) {
+        link.notes.push_back("MATERIAL " + names.display(id) + ": texture " + names.display(m.texture) + " is not a BITMAP here");
+        return link;
+    }
+    link.bitmap = bmp;
+    return link;
+}
+
+std::vector<std::string> attach_materials(scene::Scene& sc, const ByteReader& dgc, const Archive& a, const NameTable& names,
+                                          std::optional<BitmapLayout> layout) {
+    std::vector<std::string> out;
+    sc.material_info.assign(sc.materials.size(), scene::MaterialInfo{});
+    for (std::size_t i = 0; i < sc.materials.size(); ++i) {
+        const std::string& label = sc.materials[i];
+        try {
+            const MaterialLink link = follow_material(dgc, a, id_from_text(names, label), names);
+            for (const auto& n : link.notes) out.push_back("material " + label + ": " + n);
+            if (!link.record) continue;
+            const Material m = decode_material(payload_reader(dgc, a, *link.record));
+            scene::MaterialInfo& info = sc.material_info[i];
+            for (int c = 0; c < 4; ++c) {
+                const float v = m.colour[c].value();
+                info.base_colour[c] = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1.0f;
+            }
+            const std::array<float, 9> identity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+            for (int k = 0; k < 9; ++k)
+                if (m.uv_transform[k].value() != identity[k]) {
+                    out.push_back("material " + label + ": its UV transform is not the identity and is not applied");
+                    break;
+                }
+            if (!link.bitmap) continue;
+            if (!layout) {
+                out.push_back("material " + label + ": no source describes PC bitmaps; exported untextured");
+                continue;
+            }
+            const Bitmap b = decode_bitmap(payload_reader(dgc, a, *link.bitmap), *layout);
+            const image::RgbaImage img = decode_pixels(b, a.endian);
+            scene::MaterialTexture tex;
+            tex.name = names.display(a.records[*link.bitmap].name_id);
+            tex.width = img.width;
+            tex.height = img.height;
+            tex.rgba.resize(img.pixels.size());
+            const std::size_t row = std::size_t(4) * img.width;
+            for (std::uint32_t y = 0; y < img.height; ++y)  // flipped: see the header
+                std::copy_n(img.pixels.begin() + std::ptrdiff_t(row * y), row,
+                            tex.rgba.begin() + std::ptrdiff_t(row * (img.height - 1 - y)));
+            info.texture = std::move(tex);
+            info.alpha = b.alpha_level == 1 ? scene::AlphaMode::mask : b.alpha_level == 2 ? scene::AlphaMode::blend
+                                                                                            : scene::AlphaMode::opaque;
+            if (info.base_colour[3] < 1.0f && info.alpha == scene::AlphaMode::opaque) info.alpha = scene::AlphaMode::blend;
+        } catch (const Error& e) {
+            out.push_back("material " + label + ": " + e.what() + " (exported untextured)");
+        }
+    }
+    return out;
+}
+
+}  // namespace mod::totem
