@@ -1,0 +1,84 @@
+#pragma once
+// mesh.replace for TotemTech: new MESH records from an FBX/glTF scene, the SKINs that move
+// them rebuilt from the scene's bone weights, everything else byte for byte.
+// Spec: doc/formats/totem-mesh.md ("Replacing a character's meshes").
+//
+// The target may be a NODE, LOD, SKIN or MESH: the MESHes are found by following NODE →
+// resource → LOD → SKIN → MESH (character_meshes). With one target MESH every source mesh goes
+// into it; with several, a source mesh goes to the MESH it is named after (exactly, or
+// "NAME/…", as `totem export` names them) and a source mesh named after none is an error.
+// A target MESH no source mesh is named after is kept unchanged (reported).
+// Every SKIN of the archive that lists a replaced MESH is rebuilt for it (rebuild_skin); the
+// source's bones are mapped onto the SKINs' vertex groups as `shred replace` maps bones
+// (scene::retarget: explicit bone map, then the same name — a group's name from the table, or
+// its 0xHASH — then the map's strip rules); a bone carrying weight that maps to no group is an
+// error listing every such bone with its total weight.
+
+#include "libmod/scene/bone_map.hpp"
+#include "libmod/scene/model.hpp"
+#include "libmod/totem/archive.hpp"
+#include "libmod/totem/mesh_build.hpp"
+#include "libmod/totem/repack.hpp"
+#include "libmod/totem/skin.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mod::totem {
+
+struct SkinRebuildReport {
+    std::size_t subsections_rewritten = 0;
+    std::size_t subsections_added = 0;    // a group that had no subsection on the MESH now has weights there
+    std::size_t subsections_emptied = 0;  // kept with empty lists (counts of the unknown entries unchanged)
+    std::size_t unknown_values_clamped = 0;
+    std::vector<std::string> notes;
+};
+
+// `skin` with every subsection on MESH `mesh_id` rebuilt from `built` (per position / normal
+// group weights). Kept: group ids, section order, subsection order (a section's first
+// subsection on the MESH gets the new lists, others on it are emptied), mesh ids, anims,
+// zero/zero2, the unknown entries except values now larger than their list (clamped, hypothesis
+// totem-unknown-entries/1) and a 0 appended for an added subsection. Throws usage when the SKIN
+// does not list the MESH at an index a subsection can name, format when a weight names a group
+// the SKIN has no section for, or the result breaks a check_skin invariant the input kept.
+Skin rebuild_skin(const Skin& skin, std::int32_t mesh_id, const BuiltMesh& built, const NameTable& names,
+                  SkinRebuildReport* report = nullptr);
+
+struct ReplaceOptions {
+    scene::BoneMap bone_map;
+};
+
+struct ReplacedMesh {
+    std::size_t record = 0;
+    std::string name;
+    std::vector<std::string> source_meshes;
+    MeshBuildReport build;
+    std::size_t positions = 0, texcoords = 0, normals = 0, triangles = 0;
+    std::size_t normalised = 0;  // vertices whose weights were rescaled to sum 1
+};
+
+struct ReplacedSkin {
+    std::size_t record = 0;
+    std::string name;
+    SkinRebuildReport rebuild;
+};
+
+struct ReplaceReport {
+    std::vector<ReplacedMesh> meshes;
+    std::vector<ReplacedSkin> skins;
+    std::vector<std::string> kept_meshes;  // target MESHes no source mesh is named after
+    scene::RetargetReport bones;
+    bool skinned = false;  // some SKIN lists a replaced MESH
+    std::vector<std::string> warnings;
+};
+
+// The whole replacement on an archive decoded from `dgc`: returns the new record list (for
+// repack), every record not replaced untouched. `source` is taken by value (retargeting edits
+// it). Errors: usage (target leads to no MESH), format (unassigned source meshes, unknown
+// material names, unmapped weighted bones, unweighted vertices of a skinned MESH, bad source
+// data), limit (mesh_max_ids).
+std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& archive, const NameTable& names,
+                                       std::size_t target, scene::Scene source, const ReplaceOptions& options = {},
+                                       ReplaceReport* report = nullptr);
+
+}  // namespace mod::totem

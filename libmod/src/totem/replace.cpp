@@ -1,0 +1,354 @@
+// mesh.replace for TotemTech: SKIN rebuild and the whole-archive replacement.
+#include "libmod/totem/replace.hpp"
+
+#include "libmod/totem/names.hpp"
+#include "libmod/totem/node.hpp"
+#include "libmod/totem/verify.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace mod::totem {
+
+
+Skin rebuild_skin(const Skin& skin, std::int32_t mesh_id, const BuiltMesh& built, const NameTable& names,
+                  SkinRebuildReport* report_out) {
+    SkinRebuildReport report;
+    std::vector<std::uint16_t> targets;
+    for (std::size_t i = 0; i < skin.mesh_ids.size() && i <= 0xFFFF; ++i)
+        if (skin.mesh_ids[i] == mesh_id) targets.push_back(static_cast<std::uint16_t>(i));
+    if (targets.empty())
+        throw Error(ErrorKind::usage, "the SKIN does not list MESH " + names.display(mesh_id) +
+                                          " at an index a subsection can name (0-65535)");
+    auto is_target = [&](std::uint16_t i) { return std::find(targets.begin(), targets.end(), i) != targets.end(); };
+
+    // New lists by group.
+    std::map<std::int32_t, std::vector<SkinWeight>> verts, norms;
+    for (std::size_t p = 0; p < built.position_weights.size(); ++p)
+        for (const auto& [g, w] : built.position_weights[p]) verts[g].push_back({static_cast<std::uint32_t>(p), F32::of(w)});
+    for (std::size_t n = 0; n < built.normal_weights.size(); ++n)
+        for (const auto& [g, w] : built.normal_weights[n]) norms[g].push_back({static_cast<std::uint32_t>(n), F32::of(w)});
+    std::map<std::int32_t, std::size_t> storing;
+    for (std::size_t i = 0; i < skin.sections.size(); ++i) storing.emplace(skin.sections[i].group_id, i);
+    std::string unknown;
+    for (const auto& [g, _] : verts)
+        if (!storing.count(g)) unknown += (unknown.empty() ? "" : ", ") + names.display(g);
+    if (!unknown.empty())
+        throw Error(ErrorKind::format, "weights name vertex group(s) the SKIN has no section for: " + unknown +
+                                           " (a SKIN's sections cannot be added: their count is tied to the unknown entries)");
+
+    Skin out = skin;
+    const bool unknown_ok = out.unknown.size() == out.sections.size();
+    for (std::size_t si = 0; si < out.sections.size(); ++si) {
+        SkinSection& sec = out.sections[si];
+        const bool stores = storing.at(sec.group_id) == si;
+        const auto& nv = stores && verts.count(sec.group_id) ? verts[sec.group_id] : std::vector<SkinWeight>{};
+        const auto& nn = stores && norms.count(sec.group_id) ? norms[sec.group_id] : std::vector<SkinWeight>{};
+        SkinUnknownEntry* u = unknown_ok && out.unknown[si].vertices.size() == sec.subsections.size() &&
+                                      out.unknown[si].normals.size() == sec.subsections.size()
+                                  ? &out.unknown[si]
+                                  : nullptr;
+        bool first = true;
+        for (std::size_t j = 0; j < sec.subsections.size(); ++j) {
+            SkinSubsection& sub = sec.subsections[j];
+            if (!is_target(sub.mesh_index)) continue;
+            if (first) {
+                sub.vertices = nv;
+                sub.normals = nn;
+                ++report.subsections_rewritten;
+                if (nv.empty() && nn.empty()) ++report.subsections_emptied;
+            } else {
+                sub.vertices.clear();
+                sub.normals.clear();
+                ++report.subsections_emptied;
+            }
+            first = false;
+            if (u) {
+                const auto clamp = [&](std::uint32_t& v, std::size_t n) {
+                    if (v > n) {
+                        v = static_cast<std::uint32_t>(n);
+                        ++report.unknown_values_clamped;
+                    }
+                };
+                clamp(u->vertices[j], sub.vertices.size());
+                clamp(u->normals[j], sub.normals.size());
+            }
+        }
+        if (first && (!nv.empty() || !nn.empty())) {
+            sec.subsections.push_back({targets.front(), nv, nn});
+            ++report.subsections_added;
+            if (u) {
+                u->vertices.push_back(0);
+                u->normals.push_back(0);
+            }
+            report.notes.push_back("group " + names.display(sec.group_id) +
+                                   " gained a subsection on the MESH (its unknown-entry values are 0, hypothesis "
+                                   "totem-unknown-entries/1)");
+        }
+    }
+    if (report.unknown_values_clamped)
+        report.notes.push_back(std::to_string(report.unknown_values_clamped) +
+                               " unknown-entry value(s) were larger than their shortened list: clamped to its length "
+                               "(hypothesis totem-unknown-entries/1)");
+    for (const auto& sec : out.sections) {
+        bool any = false;
+        for (const auto& sub : sec.subsections) any = any || !sub.vertices.empty();
+        bool had = false;
+        for (const auto& s : skin.sections)
+            if (s.group_id == sec.group_id)
+                for (const auto& sub : s.subsections) had = had || !sub.vertices.empty();
+        if (had && !any) report.notes.push_back("group " + names.display(sec.group_id) + " now moves no vertex");
+    }
+
+    const MeshExtent extent{static_cast<std::uint32_t>(built.mesh.positions.size()),
+                            static_cast<std::uint32_t>(built.mesh.normals.size())};
+    const auto lookup = [&](std::int32_t id) -> std::optional<MeshExtent> {
+        if (id != mesh_id) return std::nullopt;
+        return extent;
+    };
+    std::set<std::string> before;
+    for (const auto& f : check_skin(skin))
+        if (f.level == Finding::Level::mismatch) before.insert(f.path + ": " + f.message);
+    for (const auto& f : check_skin(out, lookup))
+        if (f.level == Finding::Level::mismatch && !before.count(f.path + ": " + f.message))
+            throw Error(ErrorKind::format, "the rebuilt SKIN would break an invariant `totem verify` checks: " + f.message,
+                        {}, no_offset, f.path);
+    if (report_out) *report_out = std::move(report);
+    return out;
+}
+
+namespace {
+
+bool named_after(const std::string& mesh, const std::string& target) {
+    return mesh == target || (mesh.size() > target.size() && mesh.starts_with(target) && mesh[target.size()] == '/');
+}
+
+std::int32_t type_of(const char* t) { return name_id(t); }
+
+// The positions of every MESH record a SKIN lists (for its header sphere check).
+std::vector<Vec3> skin_positions(const Skin& s, const std::map<std::int32_t, const Mesh*>& meshes) {
+    std::vector<Vec3> out;
+    std::set<std::int32_t> done;
+    for (auto id : s.mesh_ids) {
+        auto it = meshes.find(id);
+        if (it == meshes.end() || !done.insert(id).second) continue;
+        out.insert(out.end(), it->second->positions.begin(), it->second->positions.end());
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, const NameTable& names, std::size_t target,
+                                       scene::Scene source, const ReplaceOptions& options, ReplaceReport* report_out) {
+    ReplaceReport report;
+    const std::string target_name = names.display(a.records.at(target).name_id);
+    const std::vector<std::size_t> meshes = character_meshes(dgc, a, target);
+    if (meshes.empty())
+        throw Error(ErrorKind::usage, "record " + target_name + " leads to no MESH (NODE → LOD → SKIN → MESH)");
+
+    // 1. Which source meshes go where.
+    std::map<std::size_t, std::vector<std::size_t>> assigned;  // MESH record -> source mesh indices
+    std::vector<std::string> unassigned;
+    for (std::size_t s = 0; s < source.meshes.size(); ++s) {
+        if (meshes.size() == 1) {
+            assigned[meshes[0]].push_back(s);
+            continue;
+        }
+        bool found = false;
+        for (auto m : meshes)
+            if (named_after(source.meshes[s].name, names.display(a.records[m].name_id))) {
+                assigned[m].push_back(s);
+                found = true;
+                break;
+            }
+        if (!found) unassigned.push_back(source.meshes[s].name);
+    }
+    if (!unassigned.empty()) {
+        std::string list, targets;
+        for (const auto& u : unassigned) list += (list.empty() ? "'" : ", '") + u + "'";
+        for (auto m : meshes) targets += (targets.empty() ? "" : ", ") + names.display(a.records[m].name_id);
+        throw Error(ErrorKind::format, std::to_string(unassigned.size()) + " source mesh(es) named after none of the " +
+                                           std::to_string(meshes.size()) + " MESHes of " + target_name + ": " + list +
+                                           "; name each source mesh like its MESH (or 'MESH/anything'), as `totem "
+                                           "export` does: " + targets,
+                    source.source);
+    }
+    for (auto m : meshes)
+        if (!assigned.count(m)) report.kept_meshes.push_back(names.display(a.records[m].name_id));
+    if (assigned.empty()) throw Error(ErrorKind::format, "the source has no mesh", source.source);
+
+    // 2. The SKINs that move a replaced MESH.
+    std::set<std::int32_t> replaced_ids;
+    for (const auto& [m, _] : assigned) replaced_ids.insert(a.records[m].name_id);
+    std::vector<std::pair<std::size_t, Skin>> skins;
+    for (std::size_t i = 0; i < a.records.size(); ++i) {
+        if (record_kind(a.records[i]) != RecordKind::skin) continue;
+        Skin s = decode_skin(payload_reader(dgc, a, i));
+        if (std::any_of(s.mesh_ids.begin(), s.mesh_ids.end(), [&](std::int32_t id) { return replaced_ids.count(id) != 0; }))
+            skins.emplace_back(i, std::move(s));
+    }
+    report.skinned = !skins.empty();
+
+    // 3. Bones onto vertex groups (only when some SKIN needs weights).
+    std::vector<std::int32_t> bone_group;
+    if (report.skinned) {
+        scene::Skeleton groups;
+        std::set<std::int32_t> have;
+        for (const auto& [_, s] : skins)
+            for (const auto& sec : s.sections)
+                if (have.insert(sec.group_id).second) {
+                    scene::Bone b;
+                    b.name = names.display(sec.group_id);
+                    groups.bones.push_back(b);
+                    bone_group.push_back(sec.group_id);
+                }
+        report.bones = scene::retarget(source, groups, options.bone_map);
+        for (const auto& w : source.warnings) report.warnings.push_back(w);
+    }
+
+    // 4. Each replaced MESH.
+    std::vector<RepackItem> items = items_of(a);
+    std::map<std::int32_t, BuiltMesh> built_by_id;
+    std::map<std::int32_t, Mesh> old_by_id;
+    for (const auto& [m, sources] : assigned) {
+        const std::int32_t mesh_id = a.records[m].name_id;
+        const std::string label = names.display(mesh_id);
+        const Mesh old = decode_mesh(payload_reader(dgc, a, m));
+        ReplacedMesh rm;
+        rm.record = m;
+        rm.name = label;
+        std::vector<MeshSourcePart> parts;
+        for (auto s : sources) {
+            const scene::Mesh& sm = source.meshes[s];
+            rm.source_meshes.push_back(sm.name);
+            MeshSourcePart p;
+            p.name = sm.name;
+            const std::string material = sm.material < source.materials.size() ? source.materials[sm.material] : std::string();
+            p.material = id_from_text(names, material);
+            const bool listed = std::find(old.materials.begin(), old.materials.end(), p.material) != old.materials.end();
+            const auto rec = find_record(a, p.material);
+            const bool record_ok = rec && (a.records[*rec].type_id == type_of("MATERIAL") ||
+                                           a.records[*rec].type_id == type_of("MATERIALANIM"));
+            if (!listed && !record_ok) {
+                std::string choices;
+                for (auto id : old.materials) choices += (choices.empty() ? "" : ", ") + names.display(id);
+                throw Error(ErrorKind::format, "source mesh '" + sm.name + "' uses material '" + material +
+                                                   "', which is neither one of MESH " + label + "'s materials (" +
+                                                   (choices.empty() ? "none" : choices) +
+                                                   ") nor a MATERIAL/MATERIALANIM record of the archive: name the "
+                                                   "source's materials after the game's",
+                            source.source);
+            }
+            p.positions = sm.positions;
+            p.normals = sm.normals;
+            p.uvs = sm.uv0;
+            if (p.normals.size() != p.positions.size()) p.normals.assign(p.positions.size(), {0, 0, 1});
+            if (p.uvs.size() != p.positions.size()) p.uvs.assign(p.positions.size(), {0, 0});
+            // glTF/Assimp UVs have V up; MESH UVs are stored as totem export writes them (unchanged).
+            p.triangles = sm.triangles;
+            if (report.skinned) {
+                std::vector<bool> used(sm.positions.size(), false);
+                for (const auto& t : sm.triangles)
+                    for (auto v : t)
+                        if (v < used.size()) used[v] = true;
+                std::size_t unweighted = 0, first_unweighted = 0;
+                for (std::size_t v = 0; v < sm.positions.size(); ++v) {
+                    std::map<std::int32_t, double> w;
+                    if (v < sm.influences.size() && !sm.influences[v].empty()) {
+                        for (const auto& inf : sm.influences[v]) {
+                            if (!std::isfinite(inf.weight) || inf.weight < 0)
+                                throw Error(ErrorKind::format, "source mesh '" + sm.name + "' vertex " + std::to_string(v) +
+                                                                   " has a negative or non-finite weight", source.source);
+                            if (inf.weight > 0 && inf.bone < bone_group.size()) w[bone_group[inf.bone]] += inf.weight;
+                        }
+                    } else if (v < sm.skin.size()) {
+                        for (std::uint8_t k = 0; k < sm.skin[v].count; ++k)
+                            if (sm.skin[v].bones[k] < bone_group.size() && sm.skin[v].weights[k] > 0)
+                                w[bone_group[sm.skin[v].bones[k]]] += sm.skin[v].weights[k] / 255.0;
+                    }
+                    double sum = 0;
+                    for (const auto& [_, x] : w) sum += x;
+                    GroupWeights gw;
+                    if (sum > 0) {
+                        const bool rescale = std::abs(sum - 1.0) > 1e-5;
+                        rm.normalised += rescale;
+                        for (const auto& [g, x] : w) gw.emplace_back(g, static_cast<float>(rescale ? x / sum : x));
+                    } else if (used[v]) {
+                        if (unweighted++ == 0) first_unweighted = v;
+                    }
+                    p.weights.push_back(std::move(gw));
+                }
+                if (unweighted)
+                    throw Error(ErrorKind::format, "source mesh '" + sm.name + "': " + std::to_string(unweighted) +
+                                                       " vertex(es) (first: " + std::to_string(first_unweighted) +
+                                                       ") carry no bone weight, but MESH " + label +
+                                                       " is skinned: weight every vertex (e.g. to the nearest bone)",
+                                source.source);
+            }
+            parts.push_back(std::move(p));
+        }
+        BuiltMesh built = build_mesh(old, parts, label, &rm.build);
+        rm.positions = built.mesh.positions.size();
+        rm.texcoords = built.mesh.texcoords.size();
+        rm.normals = built.mesh.normals.size();
+        rm.triangles = build_triangles(built.mesh).size();
+        items[m].record.payload = encode_mesh(built.mesh, a.endian);
+        if (rm.normalised)
+            report.warnings.push_back("MESH " + label + ": " + std::to_string(rm.normalised) +
+                                      " vertices' weights did not sum to 1: rescaled");
+        report.meshes.push_back(std::move(rm));
+        old_by_id.emplace(mesh_id, old);
+        built_by_id.emplace(mesh_id, std::move(built));
+    }
+
+    // 5. The SKINs.
+    std::map<std::int32_t, const Mesh*> old_meshes, new_meshes;
+    for (const auto& [id, m] : old_by_id) old_meshes[id] = &m;
+    for (const auto& [id, b] : built_by_id) new_meshes[id] = &b.mesh;
+    for (auto& [index, skin] : skins) {
+        ReplacedSkin rs;
+        rs.record = index;
+        rs.name = names.display(a.records[index].name_id);
+        Skin out = skin;
+        std::set<std::int32_t> done;
+        for (auto id : skin.mesh_ids) {
+            auto b = built_by_id.find(id);
+            if (b == built_by_id.end() || !done.insert(id).second) continue;
+            SkinRebuildReport r;
+            try {
+                out = rebuild_skin(out, id, b->second, names, &r);
+            } catch (Error& e) {
+                e.prefix_path("skin[" + rs.name + "]");
+                throw;
+            }
+            rs.rebuild.subsections_rewritten += r.subsections_rewritten;
+            rs.rebuild.subsections_added += r.subsections_added;
+            rs.rebuild.subsections_emptied += r.subsections_emptied;
+            rs.rebuild.unknown_values_clamped += r.unknown_values_clamped;
+            for (auto& n : r.notes) rs.rebuild.notes.push_back("MESH " + names.display(id) + ": " + n);
+        }
+        // Header floats 0..3: a bounding sphere of the SKIN's replaced MESHes' old geometry? Then
+        // recompute (the same hypothesis as for MESH), else keep.
+        const auto old_points = skin_positions(skin, old_meshes);
+        const std::array<float, 3> c{skin.header.unknown[0].value(), skin.header.unknown[1].value(),
+                                     skin.header.unknown[2].value()};
+        if (!old_points.empty() && skin.header.unknown[3].value() > 0 &&
+            sphere_holds(old_points, c, skin.header.unknown[3].value()) &&
+            skin.header.unknown[3].value() <= 2 * bounding_sphere(old_points).radius + 1e-6f) {
+            std::map<std::int32_t, const Mesh*> now = old_meshes;
+            for (const auto& [id, m] : new_meshes) now[id] = m;
+            const BoundingSphere s = bounding_sphere(skin_positions(skin, now));
+            out.header.unknown = {F32::of(s.centre[0]), F32::of(s.centre[1]), F32::of(s.centre[2]), F32::of(s.radius)};
+            rs.rebuild.notes.push_back("header floats 0..3 were a bounding sphere of the meshes: recomputed");
+        }
+        items[index].record.payload = encode_skin(out, a.endian);
+        report.skins.push_back(std::move(rs));
+    }
+    if (report_out) *report_out = std::move(report);
+    return items;
+}
+
+}  // namespace mod::totem
