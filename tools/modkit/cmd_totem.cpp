@@ -17,6 +17,7 @@
 #include "libmod/totem/scene_bridge.hpp"
 #include "libmod/totem/skin.hpp"
 #include "libmod/totem/verify.hpp"
+#include "totem_tree.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -446,6 +447,10 @@ int totem_show(const po::variables_map& vm, const Global& g) {
     case RecordKind::skin: show_skin(l, index, g); break;
     case RecordKind::mesh: show_mesh(l, index, g); break;
     case RecordKind::opaque:
+        if (rec.type_id == name_id("NODE") || rec.type_id == name_id("LOD")) {
+            show_character_tree(l.reader(), l.archive, l.names, index, g);  // cmd_totem_replace.cpp
+            break;
+        }
         if (g.json) {
             Json j;
             j.begin_object().field("index", std::uint64_t(index)).field("kind", "opaque").field("type", type_of(l, rec))

@@ -2,6 +2,7 @@
 
 #include "libmod/core/file.hpp"
 #include "libmod/sample/payload.hpp"
+#include "totem_nodes.hpp"
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/repack.hpp"
@@ -181,7 +182,7 @@ Content build(Platform platform) {
     add("SURFACE", "DB:>SAMPLE>PROPS>CRATE_LID.TSURFACE", level_name, synthetic_payload(900, 13));
     add("MATERIAL", "DB:>SAMPLE>MATERIALS>SKIN.TMAT", level_name, synthetic_payload(180, 14));
     add("MATERIAL", "DB:>SAMPLE>MATERIALS>CLOTH.TMAT", level_name, synthetic_payload(180, 15));
-    add("NODE", "DB:>SAMPLE>CHARACTERS>HERO>HERO.TNODE", level_name, synthetic_payload(400, 16));
+    totem_node_records(platform, level_name, c.records);  // NODE / LOD trees (totem_nodes.cpp)
     add("ANIMATION", "DB:>SAMPLE>ANIMS>HERO_IDLE.TANIM", level_name, synthetic_payload(1200, 17));
     add("ANIMATION", "DB:>SAMPLE>ANIMS>HERO_WALK.TANIM", level_name, synthetic_payload(1500, 18));
     add("ANIMATION", "DB:>SAMPLE>ANIMS>HERO_JUMP.TANIM", level_name, synthetic_payload(700, 19));

@@ -1,0 +1,300 @@
+// modkit totem replace on the sample: a character replaced from modkit's own export, and from a
+// generated FBX/glTF with its own bones and materials.
+#include "test_support.hpp"
+
+#include "libmod/sample/totem.hpp"
+#include "libmod/scene/export.hpp"
+#include "libmod/scene/import.hpp"
+#include "libmod/totem/archive.hpp"
+#include "libmod/totem/mesh.hpp"
+#include "libmod/totem/names.hpp"
+#include "libmod/totem/skin.hpp"
+#include "libmod/totem/verify.hpp"
+
+#include <bit>
+#include <fstream>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+using namespace mod::totem;
+using namespace modtest;
+namespace sample = mod::sample;
+
+namespace {
+
+const std::string hero_node = "DB:>SAMPLE>CHARACTERS>HERO>HERO.TNODE";
+
+struct Loaded {
+    mod::Bytes data;
+    Archive archive;
+    NameTable names;
+    mod::ByteReader reader() const { return mod::ByteReader(data, archive.endian, "dgc", "dgc"); }
+    const Record& record(const std::string& name) const { return archive.records.at(*find_record(archive, name_id(name))); }
+    std::size_t index(const std::string& name) const { return *find_record(archive, name_id(name)); }
+    Mesh mesh(const std::string& name) const { return decode_mesh(payload_reader(reader(), archive, index(name))); }
+    Skin skin(const std::string& name) const { return decode_skin(payload_reader(reader(), archive, index(name))); }
+};
+
+Loaded load(const fs::path& dgc, const fs::path& ngc) {
+    Loaded l;
+    l.data = read(dgc);
+    l.archive = decode_archive(mod::ByteReader(l.data, detect_byte_order(l.data, platform_from_path(dgc)).endian, dgc.string(), "dgc"));
+    const auto n = read(ngc);
+    l.names = NameTable::parse(mod::ByteReader(n, mod::Endian::big, ngc.string(), "names"));
+    return l;
+}
+
+// A triangle as values: corners (position, UV, normal bits), rotated so the smallest comes first.
+using Corner = std::array<std::uint32_t, 8>;
+using ValueTri = std::array<Corner, 3>;
+
+std::multiset<ValueTri> value_triangles(const Mesh& m) {
+    std::multiset<ValueTri> out;
+    for (const auto& t : build_triangles(m)) {
+        ValueTri v;
+        for (int c = 0; c < 3; ++c) {
+            const auto& k = t.corners[c];
+            const auto& p = m.positions[k.position];
+            const auto& uv = m.texcoords.at(k.texcoord);
+            const auto& n = m.normals.at(k.normal);
+            v[c] = {p[0].bits, p[1].bits, p[2].bits, uv[0].bits, uv[1].bits, n[0].bits, n[1].bits, n[2].bits};
+        }
+        const int r = v[0] <= v[1] && v[0] <= v[2] ? 0 : (v[1] <= v[2] ? 1 : 2);
+        out.insert({v[r], v[(r + 1) % 3], v[(r + 2) % 3]});
+    }
+    return out;
+}
+
+// Weights of each position value (bits) by group, from the SKIN's lists on `mesh_id`.
+std::map<std::array<std::uint32_t, 3>, std::map<std::int32_t, float>> weights_by_position(const Skin& s, std::int32_t mesh_id,
+                                                                                           const Mesh& m) {
+    std::map<std::array<std::uint32_t, 3>, std::map<std::int32_t, float>> out;
+    for (const auto& sec : s.sections)
+        for (const auto& sub : sec.subsections)
+            if (s.mesh_ids.at(sub.mesh_index) == mesh_id)
+                for (const auto& e : sub.vertices) {
+                    const auto& p = m.positions.at(e.id);
+                    out[{p[0].bits, p[1].bits, p[2].bits}][sec.group_id] += e.weight.value();
+                }
+    return out;
+}
+
+std::size_t mismatches(const Loaded& l) {
+    std::size_t n = 0;
+    for (const auto& v : verify_archive(l.reader(), l.archive)) {
+        BOOST_TEST(v.decoded);
+        BOOST_TEST(v.round_trip);
+        for (const auto& f : v.findings) n += f.level == Finding::Level::mismatch;
+    }
+    return n;
+}
+
+struct SampleDir {
+    TempDir dir;
+    fs::path dgc, ngc;
+    SampleDir() {
+        sample::write_totem_sample(dir.path());
+        dgc = dir / "SAMPLE.DGC";
+        ngc = dir / "SAMPLE.NGC";
+    }
+};
+
+void run_ok(const std::vector<std::string>& args) {
+    const auto r = run_cli(args);
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(totem_replace)
+
+BOOST_AUTO_TEST_CASE(character_replaced_from_its_own_export) {
+    SampleDir s;
+    const fs::path glb = s.dir / "hero.glb", r1 = s.dir / "R1.DGC", glb1 = s.dir / "hero1.glb", r2 = s.dir / "R2.DGC";
+    run_ok({"totem", "export", s.dgc.string(), s.ngc.string(), sample::totem_skin_seed_name, glb.string()});
+    // The user names the character (its NODE), not each record.
+    run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, glb.string(), r1.string()});
+    const Loaded a = load(s.dgc, s.ngc), b = load(r1, s.ngc);
+
+    // Untouched records: byte for byte.
+    const std::set<std::string> changed = {sample::totem_body_mesh_name, sample::totem_head_mesh_name,
+                                           sample::totem_skin_seed_name, sample::totem_skin_chum_name};
+    BOOST_TEST(a.archive.records.size() == b.archive.records.size());
+    for (const auto& r : a.archive.records) {
+        const auto name = a.names.display(r.name_id);
+        const auto j = find_record(b.archive, r.name_id);
+        BOOST_REQUIRE(j);
+        if (!changed.count(name)) BOOST_TEST((b.archive.records[*j].payload == r.payload), name);
+    }
+    // Decodes with our readers, verify finds nothing new.
+    BOOST_TEST(mismatches(b) == mismatches(a));
+
+    // Same triangles (positions, UVs, normals to the bit, same orientation); same materials;
+    // weights within the 1/255 the glTF export quantises them to.
+    for (const char* mesh : {sample::totem_body_mesh_name, sample::totem_head_mesh_name}) {
+        const Mesh ma = a.mesh(mesh), mb = b.mesh(mesh);
+        BOOST_TEST((value_triangles(ma) == value_triangles(mb)), mesh);
+        BOOST_TEST((ma.materials == mb.materials));
+        BOOST_TEST((ma.header.matrix == mb.header.matrix));
+        BOOST_TEST((ma.strip_groups.has_value() == mb.strip_groups.has_value()));
+        BOOST_TEST(ma.spheres.size() == mb.spheres.size());
+        BOOST_TEST(check_mesh(mb).empty());
+        for (const char* skin : {sample::totem_skin_seed_name, sample::totem_skin_chum_name}) {
+            const Skin sa = a.skin(skin), sb = b.skin(skin);
+            if (std::find(sa.mesh_ids.begin(), sa.mesh_ids.end(), name_id(mesh)) == sa.mesh_ids.end()) continue;
+            const auto wa = weights_by_position(sa, name_id(mesh), ma), wb = weights_by_position(sb, name_id(mesh), mb);
+            BOOST_TEST(wa.size() == wb.size());
+            for (const auto& [p, groups] : wa) {
+                BOOST_REQUIRE(wb.count(p));
+                for (const auto& [g, w] : groups) {
+                    const auto it = wb.at(p).find(g);
+                    const float got = it == wb.at(p).end() ? 0.0f : it->second;
+                    BOOST_TEST(std::fabs(got - w) <= 1.0f / 255.0f + 1e-6f);
+                }
+            }
+            // Kept: groups, their order, the anims and the zero2 reading.
+            BOOST_TEST(sa.sections.size() == sb.sections.size());
+            for (std::size_t i = 0; i < sa.sections.size(); ++i) BOOST_TEST(sa.sections[i].group_id == sb.sections[i].group_id);
+            BOOST_TEST((sa.anims == sb.anims));
+            BOOST_TEST((sa.reading == sb.reading));
+        }
+    }
+
+    // An export of the result matches the source: the same triangles, vertex values to the bit.
+    run_ok({"totem", "export", r1.string(), s.ngc.string(), sample::totem_skin_seed_name, glb1.string()});
+    mod::scene::ImportOptions in_process;
+    in_process.contained = false;
+    const auto src = mod::scene::import_file(glb, in_process), back = mod::scene::import_file(glb1, in_process);
+    auto scene_tris = [](const mod::scene::Scene& sc) {
+        std::multiset<std::tuple<std::string, std::array<std::uint32_t, 9>>> out;
+        for (const auto& m : sc.meshes)
+            for (const auto& t : m.triangles) {
+                std::array<std::array<std::uint32_t, 3>, 3> c;
+                for (int k = 0; k < 3; ++k)
+                    for (int d = 0; d < 3; ++d) c[k][d] = std::bit_cast<std::uint32_t>(m.positions[t[k]][d]);
+                const int r = c[0] <= c[1] && c[0] <= c[2] ? 0 : (c[1] <= c[2] ? 1 : 2);
+                std::array<std::uint32_t, 9> flat;
+                for (int k = 0; k < 3; ++k)
+                    for (int d = 0; d < 3; ++d) flat[k * 3 + d] = c[(r + k) % 3][d];
+                out.emplace(m.name, flat);
+            }
+        return out;
+    };
+    BOOST_TEST((scene_tris(src) == scene_tris(back)));
+
+    // Replacing again from the result's own export is a fixpoint: the same archive, byte for byte.
+    run_ok({"totem", "replace", r1.string(), s.ngc.string(), hero_node, glb1.string(), r2.string()});
+    BOOST_TEST((read(r2) == read(r1)));
+}
+
+BOOST_AUTO_TEST_CASE(generated_fbx_and_gltf_sources_by_group_name) {
+    SampleDir s;
+    // A 4 × 4 grid in the x-y plane (counter-clockwise seen from +z), bones named like the
+    // SKIN's groups: weight of HERO_SPINE = y / 4, HERO_PELVIS the rest.
+    mod::scene::Scene sc;
+    sc.source = "generated";
+    for (const char* b : {"HERO_PELVIS", "HERO_SPINE"}) {
+        mod::scene::Bone bone;
+        bone.name = b;
+        sc.skeleton.bones.push_back(bone);
+    }
+    mod::scene::derive_bone_matrices(sc.skeleton);
+    sc.materials = {"DB:>SAMPLE>MATERIALS>CLOTH.TMAT"};
+    mod::scene::Mesh m;
+    m.name = "new body";
+    const int n = 4;
+    for (int y = 0; y <= n; ++y)
+        for (int x = 0; x <= n; ++x) {
+            m.positions.push_back({float(x) * 0.25f, float(y) * 0.5f, 0.0f});
+            m.normals.push_back({0, 0, 1});
+            m.tangents.push_back({1, 0, 0, 1});
+            m.uv0.push_back({float(x) / n, float(y) / n});
+            m.uv1.push_back(m.uv0.back());
+            const float spine = float(y) / n;
+            std::vector<mod::scene::Influence> inf;
+            if (spine < 1) inf.push_back({0, 1 - spine});
+            if (spine > 0) inf.push_back({1, spine});
+            m.influences.push_back(std::span<const mod::scene::Influence>(inf));
+        }
+    for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x) {
+            const std::uint32_t a = std::uint32_t(y * (n + 1) + x), b = a + 1, c = a + n + 1, d = c + 1;
+            m.triangles.push_back({a, b, d});
+            m.triangles.push_back({a, d, c});
+        }
+    sc.meshes.push_back(m);
+
+    for (const char* ext : {".fbx", ".glb"}) {
+        const fs::path src = s.dir / (std::string("gen") + ext), out = s.dir / (std::string("OUT") + ext + ".DGC");
+        mod::scene::export_file(sc, src);
+        // The ALT SKIN moves only the body: every source mesh goes into it.
+        run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), sample::totem_skin_chum_name, src.string(), out.string()});
+        const Loaded b = load(out, s.ngc);
+        const Mesh body = b.mesh(sample::totem_body_mesh_name);
+        BOOST_TEST(check_mesh(body).empty());
+        // 25 positions (distinct weights per row), the CLOTH material (index 1 of the kept list).
+        BOOST_TEST(body.positions.size() == 25u);
+        const auto tris = build_triangles(body);
+        BOOST_TEST(tris.size() == 32u);
+        for (const auto& t : tris) {
+            BOOST_TEST(t.material_index == 1u);
+            // Game order (0, 1, 2) is the source's (0, 2, 1): clockwise seen from +z.
+            auto p = [&](int c) { return body.positions[t.corners[c].position]; };
+            const double cz = (p(1)[0].value() - p(0)[0].value()) * (p(2)[1].value() - p(0)[1].value()) -
+                              (p(1)[1].value() - p(0)[1].value()) * (p(2)[0].value() - p(0)[0].value());
+            BOOST_TEST(cz < 0);
+        }
+        // Weights by group name, within the 1/255 the export quantises to; other groups emptied.
+        for (const char* skin : {sample::totem_skin_chum_name, sample::totem_skin_seed_name}) {
+            const Skin sk = b.skin(skin);
+            const auto w = weights_by_position(sk, name_id(sample::totem_body_mesh_name), body);
+            BOOST_TEST(w.size() == 25u);
+            for (const auto& [bits, groups] : w) {
+                const float y = std::bit_cast<float>(bits[1]);
+                const float spine = y / 2.0f;
+                BOOST_TEST(groups.size() == std::size_t(spine > 0 && spine < 1 ? 2 : 1));
+                for (const auto& [g, x] : groups) {
+                    BOOST_TEST((g == name_id("HERO_PELVIS") || g == name_id("HERO_SPINE")));
+                    const float want = g == name_id("HERO_SPINE") ? spine : 1 - spine;
+                    BOOST_TEST(std::fabs(x - want) <= 1.0f / 255.0f + 1e-6f);
+                }
+            }
+        }
+        // Bounding sphere: the grid spans x 0..1, y 0..2: centre (0.5, 1, 0), radius sqrt(1.25).
+        BOOST_REQUIRE(body.spheres.size() == 1u);
+        BOOST_TEST(body.spheres[0].centre[0].value() == 0.5f);
+        BOOST_TEST(body.spheres[0].centre[1].value() == 1.0f);
+        BOOST_TEST(std::fabs(body.spheres[0].radius.value() - std::sqrt(1.25)) < 1e-6);
+        BOOST_TEST(mismatches(b) == 0u);
+    }
+
+    // A bone that maps to no vertex group: an error naming it with its weight; a bone map fixes it.
+    sc.skeleton.bones[1].name = "Spine";
+    const fs::path src = s.dir / "renamed.glb", out = s.dir / "OUT_MAP.DGC", map = s.dir / "bones.txt";
+    mod::scene::export_file(sc, src);
+    const auto r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), sample::totem_skin_chum_name,
+                            src.string(), out.string()});
+    BOOST_TEST(r.exit_code == 2);
+    BOOST_TEST(r.err.find("Spine") != std::string::npos, r.err);
+    BOOST_TEST(!fs::exists(out));
+    {
+        std::ofstream f(map);
+        f << "Spine = HERO_SPINE\n";
+    }
+    run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), sample::totem_skin_chum_name, src.string(), out.string(),
+            "--bone-map", map.string()});
+
+    // A material the MESH does not know and the archive has no record for: refused, naming it.
+    sc.skeleton.bones[1].name = "HERO_SPINE";
+    sc.materials = {"Material.001"};
+    const fs::path bad = s.dir / "badmat.glb";
+    mod::scene::export_file(sc, bad);
+    const auto rm = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), sample::totem_skin_chum_name,
+                             bad.string(), (s.dir / "OUT_BAD.DGC").string()});
+    BOOST_TEST(rm.exit_code == 2);
+    BOOST_TEST(rm.err.find("Material.001") != std::string::npos, rm.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
