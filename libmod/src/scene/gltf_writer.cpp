@@ -1,6 +1,8 @@
 // glTF 2.0 / GLB writer (contract in gltf_writer.hpp).
 #include "scene/gltf_writer.hpp"
 
+#include "scene/gltf_animation.hpp"
+
 #include "libmod/core/error.hpp"
 #include "libmod/image/png.hpp"
 
@@ -11,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace mod::scene {
@@ -220,6 +223,8 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
     };
     const auto& bones = scene.skeleton.bones;
     bool skinned = !bones.empty();
+    check_animations(scene);
+    const std::set<std::uint32_t> animated = animated_bones(scene);  // written as TRS, not matrix
 
     struct Primitive {
         std::size_t position, normal, tangent, uv0, uv1, colour = SIZE_MAX, joints = SIZE_MAX, weights = SIZE_MAX,
@@ -352,7 +357,9 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         w.StartObject();
         w.Key("name");
         w.String(bones[b].name.c_str());
-        if (bones[b].local != identity_matrix) {
+        if (animated.count(static_cast<std::uint32_t>(b))) {
+            write_node_trs(w, bones[b].local);
+        } else if (bones[b].local != identity_matrix) {
             w.Key("matrix");
             write_matrix(w, bones[b].local);
         }
@@ -514,6 +521,19 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         w.EndObject();
         w.EndArray();
     }
+    if (!scene.animations.empty())
+        write_animations(w, scene, [&](const std::vector<float>& data, const char* type, std::size_t components, bool min_max) {
+            const std::size_t a = accessor(buffer.add(data, 0), gl_float, data.size() / components, type);
+            if (min_max && !data.empty()) {
+                accessors[a].min.assign(data.begin(), data.begin() + long(components));
+                accessors[a].max = accessors[a].min;
+                for (std::size_t i = 0; i < data.size(); ++i) {
+                    accessors[a].min[i % components] = std::min(accessors[a].min[i % components], data[i]);
+                    accessors[a].max[i % components] = std::max(accessors[a].max[i % components], data[i]);
+                }
+            }
+            return a;
+        });
     w.Key("accessors");
     w.StartArray();
     for (const auto& a : accessors) {

@@ -38,7 +38,7 @@ constexpr Component components[3] = {Component::scale, Component::rotation, Comp
 class Reader {
 public:
     Reader(const Model& m, const std::string& path, std::string name)
-        : m_(m), r_(m.fragment.body, Endian::big, {}, path), base_(m.fragment.link_base()), name_(std::move(name)) {
+        : m_(m), r_(m.fragment.body, Endian::big, {}, path + "." + name), base_(m.fragment.link_base()), name_(std::move(name)) {
         // Structure starts the walk knows (pointer targets in this fragment), to bound arrays
         // whose extent the data does not store.
         for (const auto& p : m.map.pointers)
@@ -48,7 +48,7 @@ public:
     }
 
     [[noreturn]] void fail(std::uint64_t at, const std::string& what, const std::string& message) const {
-        r_.fail_at_path(static_cast<std::size_t>(std::min<std::uint64_t>(at, r_.size())), "." + name_ + "." + what, message);
+        r_.fail_at_path(static_cast<std::size_t>(std::min<std::uint64_t>(at, r_.size())), "." + what, message);
     }
     std::uint32_t body_size() const noexcept { return m_.fragment.body_size(); }
     std::uint32_t link_base() const noexcept { return base_; }
@@ -177,10 +177,10 @@ SkeletalAnimationData read_skeletal_animation(const Model& model, std::size_t in
             F.push_back("start frame " + std::to_string(a.start_frame) + " is outside frames 0.." + std::to_string(a.frame_count - 1));
     }
     if (a.descriptor_count) {
-        a.descriptor_offset = rd.target(h + 0xC, "descriptors", std::uint64_t(a.descriptor_count) * descriptor_size);
+        a.descriptor_offset = rd.target(h + 0xC, "descriptors", std::uint64_t(a.descriptor_count) * animation_descriptor_size);
         a.descriptors.resize(a.descriptor_count);
         for (std::size_t i = 0; i < a.descriptors.size(); ++i) {
-            const std::uint32_t at = a.descriptor_offset + std::uint32_t(i * descriptor_size);
+            const std::uint32_t at = a.descriptor_offset + std::uint32_t(i * animation_descriptor_size);
             auto& d = a.descriptors[i];
             d.n_scale = rd.u8(at);
             d.n_rot = rd.u8(at + 1);
@@ -202,7 +202,7 @@ SkeletalAnimationData read_skeletal_animation(const Model& model, std::size_t in
             const Reach r = component_reach(a, a.descriptors[i], c);
             if (!r.any) continue;
             if (r.first < 0 && c != Component::scale)
-                rd.fail(a.descriptor_offset + std::uint32_t(i * descriptor_size), channel_name(i) + "." + to_string(c),
+                rd.fail(a.descriptor_offset + std::uint32_t(i * animation_descriptor_size), channel_name(i) + "." + to_string(c),
                         "count 0 with offset 0 reads bit field -1 (the game's read is undefined)");
             if (!need.any) need = r;
             need.first = std::min(need.first, r.first);

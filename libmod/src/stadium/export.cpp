@@ -1,5 +1,7 @@
 #include "libmod/stadium/export.hpp"
 
+#include "libmod/stadium/animation.hpp"
+
 #include "libmod/core/file.hpp"
 #include "libmod/core/folder.hpp"
 #include "libmod/image/colour.hpp"
@@ -35,7 +37,7 @@ Row4 row_identity() {
 struct Trig {
     double sx, cx, sy, cy, sz, cz;
 };
-Trig trig(const ModelBone& b) {
+Trig trig(const ChannelPose& b) {
     const double k = std::numbers::pi / 32768.0;
     const double x = b.rotation[0] * k, y = b.rotation[1] * k, z = b.rotation[2] * k;
     return {std::sin(x), std::cos(x), std::sin(y), std::cos(y), std::sin(z), std::cos(z)};
@@ -85,10 +87,12 @@ struct BoneState {
 //   * else (bit 0 set): func_8000F730, rotation only with the translation × the inherited scale
 //     stack, the scale pushed on that stack (func_80012458), U = L × (the parent's U when the
 //     parent took this path, else its G), G = diag(stack) × U.
-BoneState bone_state(const ModelBone& b, const BoneState& parent) {
-    const Trig a = trig(b);
-    const V3 t{double(b.translation[0]), double(b.translation[1]), double(b.translation[2])};
-    const V3 s{b.scale[0] / 65536.0, b.scale[1] / 65536.0, b.scale[2] / 65536.0};
+// `pose` holds the bone's translation, rotation and scale: its 0x1D bind values (bind_poses)
+// or an animation's sampled values (animation.hpp), which replace them (§4.7).
+BoneState bone_state(const ModelBone& b, const ChannelPose& pose, const BoneState& parent) {
+    const Trig a = trig(pose);
+    const V3 t = pose.translation;
+    const V3 s = pose.scale;
     BoneState out;
     out.scale_stack = parent.scale_stack;
     if (b.flags & 2) {
@@ -277,27 +281,51 @@ scene::TextureWrap gltf_wrap(const n64::TileAxis& axis, std::uint32_t tile_exten
     return wrap;
 }
 
+namespace {
+
+// The root scale node (0x1C, func_80012344): its matrix entry scales rows, flag 0.
+BoneState root_state_of(const Model& model) {
+    BoneState root_state;
+    if (model.root_scale)
+        root_state.full = scale_rows(row_identity(), {(*model.root_scale)[0] / 65536.0, (*model.root_scale)[1] / 65536.0,
+                                                      (*model.root_scale)[2] / 65536.0});
+    return root_state;
+}
+
+}  // namespace
+
+std::vector<Mat4> bone_globals(const Model& model, std::span<const ChannelPose> poses) {
+    if (poses.size() != model.bones.size())
+        throw Error(ErrorKind::usage, std::to_string(poses.size()) + " poses for " + std::to_string(model.bones.size()) + " bones");
+    const BoneState root_state = root_state_of(model);
+    std::vector<BoneState> states;
+    std::vector<Mat4> out;
+    states.reserve(model.bones.size());
+    for (std::size_t i = 0; i < model.bones.size(); ++i) {
+        const ModelBone& b = model.bones[i];
+        // Parents come first (the walk's order); anything else is treated as a root.
+        const bool parented = b.parent >= 0 && static_cast<std::size_t>(b.parent) < i;
+        states.push_back(bone_state(b, poses[i], parented ? states[static_cast<std::size_t>(b.parent)] : root_state));
+        out.push_back(to_scene(states.back().full));
+    }
+    return out;
+}
+
 scene::Scene model_scene(const Model& model, const std::string& name) {
     scene::Scene sc;
     sc.source = name;
     sc.format = "stadium";
     Mat4 root = scene::identity_matrix;
-    // The root scale node (0x1C, func_80012344): its matrix entry scales rows, flag 0.
-    BoneState root_state;
-    if (model.root_scale) {
+    if (model.root_scale)
         for (int k = 0; k < 3; ++k) root[k * 5] = static_cast<float>((*model.root_scale)[k] / 65536.0);
-        root_state.full = scale_rows(row_identity(), {(*model.root_scale)[0] / 65536.0, (*model.root_scale)[1] / 65536.0,
-                                                      (*model.root_scale)[2] / 65536.0});
-    }
-    std::vector<BoneState> states;
-    states.reserve(model.bones.size());
+    const std::vector<ChannelPose> binds = bind_poses(model);
+    const std::vector<Mat4> globals = bone_globals(model, binds);
     for (std::size_t i = 0; i < model.bones.size(); ++i) {
         const ModelBone& b = model.bones[i];
         scene::Bone sb;
         sb.name = "bone" + std::to_string(i) + "_id" + std::to_string(b.id);
         sb.parent = b.parent;
-        states.push_back(bone_state(b, b.parent >= 0 ? states[static_cast<std::size_t>(b.parent)] : root_state));
-        sb.bind = to_scene(states.back().full);
+        sb.bind = globals[i];
         if (b.flags & 2)
             sc.warnings.push_back(sb.name + ": flag bit 1 (camera-relative) drawn for an identity view: it faces +z");
         sc.skeleton.bones.push_back(std::move(sb));

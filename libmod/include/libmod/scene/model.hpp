@@ -116,6 +116,35 @@ struct MaterialInfo {
     bool unlit = false;            // shaded by nothing but base colour × vertex colour (KHR_materials_unlit)
 };
 
+// ---- Optional animations (written by the glTF writer only; FBX export and the importer ignore
+// them; gltf_animation.cpp writes them). ----
+
+// A node transform as translation, rotation (unit quaternion x, y, z, w) and scale: what glTF
+// animates. decompose() reads them from an affine matrix (scale = column lengths, negated on x
+// when the determinant is negative; rotation from the normalised columns); `error` is the
+// largest element difference between compose(result) and the matrix (shear TRS cannot hold).
+struct Trs {
+    Vec3 translation{0, 0, 0};
+    Vec4 rotation{0, 0, 0, 1};
+    Vec3 scale{1, 1, 1};
+};
+Trs decompose(const Mat4& m, double* error = nullptr);
+Mat4 compose(const Trs& trs);
+
+struct AnimationChannel {
+    std::uint32_t bone = 0;  // Skeleton::bones index (the bone's glTF node)
+    enum class Path : std::uint8_t { translation, rotation, scale } path = Path::translation;
+    bool step = false;          // STEP interpolation, else LINEAR
+    std::vector<float> times;   // seconds, strictly increasing, at least one
+    std::vector<float> values;  // per time 3 floats (translation, scale) or 4 (rotation x y z w)
+};
+
+struct Animation {
+    std::string name;
+    std::vector<AnimationChannel> channels;
+    std::string extras_json;  // a JSON object written as the animation's extras, or empty
+};
+
 struct Scene {
     std::string source;  // file the scene came from (for messages)
     std::string format;  // lower-case file extension of the source ("fbx", "glb", ...)
@@ -132,6 +161,9 @@ struct Scene {
     // Optional: empty, or entries for materials[0 .. size) (textures, wrap modes, alpha).
     std::vector<MaterialInfo> material_info;
     std::vector<std::string> warnings;   // non-fatal findings (e.g. bind pose disagreements)
+    // Optional: glTF animations. The writer gives every bone a channel targets translation /
+    // rotation / scale (decompose(Bone::local)) instead of a matrix, as glTF requires.
+    std::vector<Animation> animations;
 };
 
 // ---- small matrix helpers (exact float storage, double arithmetic inside) ----

@@ -35,7 +35,7 @@ struct Model;
 
 inline constexpr std::uint32_t skeletal_header_size = 0x1C;   // §4.2
 inline constexpr std::uint32_t aux_header_size = 0x14;        // §4.8
-inline constexpr std::uint32_t descriptor_size = 10;          // §4.2
+inline constexpr std::uint32_t animation_descriptor_size = 10;          // §4.2
 inline constexpr double frames_per_second = 30.0;            // the game's tick (§4.4)
 
 // Header flag bits (the low byte of the s16 at +0; §4.2, §4.8).

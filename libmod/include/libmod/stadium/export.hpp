@@ -23,6 +23,7 @@
 // A texture that cannot be decoded is left out with a Scene::warnings entry.
 
 #include "libmod/scene/model.hpp"
+#include "libmod/stadium/animation.hpp"
 #include "libmod/stadium/model.hpp"
 
 #include <filesystem>
@@ -36,6 +37,13 @@ namespace mod::stadium {
 // The scene for a model (deterministic). Format errors from the scene layer (singular bone
 // matrices) name the bone.
 scene::Scene model_scene(const Model& model, const std::string& name = "model");
+
+// The game's global matrix of every bone (scene convention: column vectors, row-major) when each
+// bone i is posed with poses[i] (translation in model units, rotation in binary angles, scale
+// factors): the flags' matrix paths and the root scale as in the bind pose above. With
+// bind_poses(model) these are the scene's bind matrices; with sample_bones(model, a, f) the
+// pose of animation a at frame f (animation.hpp). Usage error unless one pose per bone.
+std::vector<scene::Mat4> bone_globals(const Model& model, std::span<const ChannelPose> poses);
 
 // The glTF wrap mode nearest to what the RDP does along one axis of a render tile, with `note`
 // empty when it is exact and saying what differs otherwise. RDP facts (doc/formats/n64-texels.md
