@@ -17,6 +17,10 @@
 #include <sstream>
 
 namespace modkit {
+
+// cmd_stadium_anim.cpp: the animation options of `stadium export --animations`.
+mod::stadium::ExportAnimations export_animations_for(const mod::Bytes& rom, std::size_t entry, const std::filesystem::path& in);
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -339,14 +343,17 @@ int stadium_texture(const po::variables_map& vm, const Global& g) {
 int stadium_export(const po::variables_map& vm, const Global& g) {
     Session s = open_session(vm);
     fs::path out = required(vm, "out");
-    const ModelExport e = export_model(s.model, out, std::span<const fs::path>(&s.in, 1));
+    ExportAnimations anims;  // --animations: cmd_stadium_anim.cpp's export_animations_for
+    if (vm.count("animations")) anims = export_animations_for(s.rom.z64, s.index, s.in);
+    const ModelExport e = export_model(s.model, out, std::span<const fs::path>(&s.in, 1), anims);
     for (const auto& w : e.warnings) warn(w);
     if (g.json) {
         Json j;
         j.begin_object().field("out", e.file.string()).field("textures_dir", e.texture_dir.string())
             .field("bones", std::uint64_t(s.model.bones.size()))
             .field("triangles", std::uint64_t(s.model.triangles.size()))
-            .field("embedded_textures", std::uint64_t(e.embedded_textures)).key("wrap_notes").begin_array();
+            .field("embedded_textures", std::uint64_t(e.embedded_textures)).field("animations", std::uint64_t(e.animations))
+            .key("wrap_notes").begin_array();
         for (const auto& n : e.wrap_notes) j.value(n);
         j.end_array().end_object();
     } else {
@@ -354,6 +361,7 @@ int stadium_export(const po::variables_map& vm, const Global& g) {
                     s.model.bones.size(), s.model.triangles.size(), e.embedded_textures, e.file.c_str(),
                     e.texture_dir.c_str());
         for (const auto& n : e.wrap_notes) std::printf("  glTF wrap approximated: %s\n", n.c_str());
+        if (anims.enabled) std::printf("  %zu animations\n", e.animations);
     }
     return 0;
 }
@@ -422,8 +430,14 @@ const Registrar stadium_model_group({"stadium", "Pokémon Stadium model archive,
              "resize", "allow another size or format (rewrites the descriptor and load words)");
      },
      stadium_texture},
-    {"export", "ROM MODEL OUT.glb|OUT.gltf|DIR", "export the model (bind pose, skinning); its textures as PNG go to OUT_textures/ (or DIR)",
-     declare_out, stadium_export},
+    {"export", "ROM MODEL OUT.glb|OUT.gltf|DIR [--animations]",
+     "export the model (bind pose, skinning; --animations: skeletal and texture animations); its textures as PNG go to "
+     "OUT_textures/ (or DIR)",
+     [](auto& o, auto& p) {
+         declare_out(o, p);
+         o.add_options()("animations", "add every skeletal and texture animation (named after the moves that play them)");
+     },
+     stadium_export},
     {"textures", "ROM MODEL DIR", "write every texture and palette as PNG with textures.json", declare_out,
      stadium_textures},
 }});

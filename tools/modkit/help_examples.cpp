@@ -67,6 +67,8 @@ const Table& table() {
         {"stadium texture", {"modkit stadium textures " + rom + " 0 tex",
                              "modkit stadium texture replace " + rom + " 0 new.z64 --texture 0 --png tex/tex000.png"}},
         {"stadium export", {"modkit stadium export " + rom + " 0 model0.glb"}},
+        {"stadium animations", {"modkit stadium animations " + rom + " 0", "modkit stadium animations " + rom + " 3 --dump --json"}},
+        {"stadium moves", {"modkit stadium moves " + rom + " 0"}},
         {"stadium textures", {"modkit stadium textures " + rom + " 1 textures1"}},
         {"szp pack", {"modkit stadium extract " + rom + " entries4",
                       "modkit szp pack entries4/entries/000.fragment e0.szp --mode nintendo"}},
@@ -92,6 +94,17 @@ const Table& table() {
         {"totem preview", {"modkit totem preview " + dgc + " " + ngc + " " + hero + " hero-skin.png"}},
         {"totem reweight", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb",
                             "modkit totem reweight " + dgc + " " + ngc + " " + hero + " hero.glb REWEIGHTED.DGC --units file"}},
+        {"totem textures", {"modkit totem textures " + dgc + " " + ngc + " textures",
+                            "modkit totem textures " + dgc + " " + ngc + " " + hero + " hero-textures"}},
+        {"totem texture", {"modkit totem textures " + dgc + " " + ngc + " tex",
+                           "modkit totem texture replace " + dgc + " " + ngc +
+                               " 'DB:>SAMPLE>TEXTURES>CLOTH.TBITMAP' tex/SAMPLE/TEXTURES/CLOTH.TBITMAP.BITMAP.png RETEXTURED.DGC"}},
+        {"totem palette", {"modkit totem palette set " + dgc + " " + ngc +
+                               " 'DB:>SAMPLE>TEXTURES>CLOTH.TBITMAP' GOLD.DGC --set 1=FFD700 --lock 0",
+                           "modkit totem palette hsv " + dgc + " " + ngc +
+                               " 'DB:>SAMPLE>TEXTURES>CRATE.TBITMAP' BLUE.DGC --hue 200 --slots 0-127"}},
+        {"totem material", {"modkit totem material colour " + dgc + " " + ngc +
+                                " 'DB:>SAMPLE>MATERIALS>SKIN.TMAT' TINTED.DGC --colour FF8080"}},
         {"yay0 compress", {"modkit yay0 compress " + ngc + " names.yay0 --mode best"}},
         {"yay0 decompress", {"modkit yay0 compress " + ngc + " names2.yay0",
                              "modkit yay0 decompress names2.yay0 names.bin"}},

@@ -16,7 +16,9 @@ BattleTables read_battle_tables(ByteView rom, const std::string& file) {
     for (std::uint32_t i = 0; i < battle_pointer_table_words; ++i) {
         const std::uint32_t w = r.u32_at(battle_pointer_table_rom + 4 * i);
         t.words.push_back(w);
-        if (w == 0) continue;
+        // Indices 0..152 are species blocks whatever the word (0 is the first block's offset;
+        // the game's index 152 holds 0); the words after them are the table's zero tail.
+        if (i > battle_last_species && w == 0) continue;
         BattleSpecies s;
         s.index = i;
         s.word = w;

@@ -516,7 +516,8 @@ TextureExport export_textures(const Model& model, const fs::path& dir) {
     return out;
 }
 
-ModelExport export_model(const Model& model, const fs::path& out, std::span<const fs::path> inputs) {
+ModelExport export_model(const Model& model, const fs::path& out, std::span<const fs::path> inputs,
+                         const ExportAnimations& animations) {
     std::string ext = out.extension().string();
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     ModelExport report;
@@ -537,8 +538,15 @@ ModelExport export_model(const Model& model, const fs::path& out, std::span<cons
         report.file = out / "model.glb";
     }
     report.texture_dir = dir;
+    // Animations are decoded before anything is written (a decode error leaves no output).
+    std::optional<ModelAnimations> anims;
+    if (animations.enabled) anims = read_animations(model, animations.path);
     report.warnings = export_textures(model, dir).warnings;
-    const scene::Scene sc = model_scene(model, report.file.stem().string());
+    scene::Scene sc = model_scene(model, report.file.stem().string());
+    if (anims) {
+        add_animations(sc, model, *anims, animations.tables, animations.entry);
+        report.animations = sc.animations.size();
+    }
     for (std::size_t m = 0; m < sc.material_info.size(); ++m) {
         const auto& tex = sc.material_info[m].texture;
         if (!tex) continue;

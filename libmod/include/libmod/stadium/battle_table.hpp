@@ -20,6 +20,7 @@ namespace mod::stadium {
 
 inline constexpr std::uint32_t battle_pointer_table_rom = 0x767D0;
 inline constexpr std::uint32_t battle_pointer_table_words = 155;
+inline constexpr std::uint32_t battle_last_species = 152;  // indices 0..152 are species blocks
 inline constexpr std::uint32_t battle_rows_rom = 0x70D3A0;
 inline constexpr std::uint32_t battle_row_size = 16;
 inline constexpr std::uint32_t battle_move_rows = 165;      // moves 1..165
@@ -42,13 +43,15 @@ struct BattleSpecies {
 };
 
 struct BattleTables {
-    std::vector<BattleSpecies> species;  // every non-zero pointer word, in table order
+    std::vector<BattleSpecies> species;  // indices 0..152, then any non-zero word after them
     std::vector<std::uint32_t> words;    // the 155 words verbatim
 };
 
 // Reads the tables from a z64-order ROM image. Format error naming `file`, the ROM offset and
 // "battle_table…" when the ROM is too small for the pointer table or a species block lies
-// outside the image. Zero words (the three after the 152 species) are skipped.
+// outside the image. Words 0..152 are species blocks even when zero (offset 0 is the first
+// block; §4.9 lists 152 offsets then three zeros, and the game reads index 152); zero words
+// after index 152 are the table's tail and skipped.
 BattleTables read_battle_tables(ByteView rom, const std::string& file = {});
 
 // Model archive entry a pointer table index animates: index i → model id i + 1 → entry i, and

@@ -24,6 +24,7 @@
 
 #include "libmod/scene/model.hpp"
 #include "libmod/stadium/animation.hpp"
+#include "libmod/stadium/battle_table.hpp"
 #include "libmod/stadium/model.hpp"
 
 #include <filesystem>
@@ -81,13 +82,39 @@ struct ModelExport {
     std::size_t embedded_textures = 0;    // materials whose texture is in the glb / gltf
     std::vector<std::string> wrap_notes;  // "material NAME: …" where a glTF sampler is approximate
     std::vector<std::string> warnings;    // scene and texture-folder warnings (textures left out)
+    std::size_t animations = 0;           // glTF animations written
+};
+
+// Adds the model's animations to its scene (doc/formats/stadium-animation.md "Export"):
+//  * one glTF animation per skeletal animation, named "anim<i>" (plus " (moves a,b,…)" when
+//    `tables` is given: the moves whose battle row for archive entry `entry` plays it), keys at
+//    every frame 0 .. frame_count − 1 at 30 fps (LINEAR between them), each bone's local
+//    translation / rotation / scale taken from bone_globals of sample_bones (so the joints'
+//    globals are the game's matrices; a flags path whose local matrix has shear is warned);
+//    extras.modkit_skeletal: mode, flags, hold/loop, start and loop frames, frame count, +2 bytes;
+//  * texture animations as switch joints: for each material with a texture channel that an aux
+//    animation changes, one copy of its mesh per texture shown (material "<name>_tex<T>"), its
+//    vertices bound to joints "texswitch_mat<M>_tex<T>_<bone>" (children of their bones, scale 1
+//    while that texture is shown, else 0; at rest the material's own texture shows); one glTF
+//    animation "texanim<i>" per aux animation with STEP scale keys per frame, and the exact data
+//    (channels, stream, texture per frame and channel) in extras.modkit_texture_animation.
+void add_animations(scene::Scene& sc, const Model& model, const ModelAnimations& anims, const BattleTables* tables = nullptr,
+                    std::size_t entry = 0);
+
+// What export_model adds besides the bind pose.
+struct ExportAnimations {
+    bool enabled = false;
+    const BattleTables* tables = nullptr;  // names animations after the moves playing them
+    std::size_t entry = 0;                 // the model's archive entry (its battle rows)
+    std::string path = "fragment";         // structure path for decode errors
 };
 
 // Writes the scene to OUT (.glb/.gltf) with export_textures into a folder of its own beside it,
 // OUT's name without the extension plus "_textures" (m.glb: m_textures/), or, when OUT is a
 // folder (no .glb/.gltf extension), OUT/model.glb plus the textures in OUT. Either folder must
 // be new, empty or an earlier export (see export_textures); OUT.glb/.gltf itself is replaced.
+// With animations.enabled, add_animations (after reading them: format errors as read_animations).
 ModelExport export_model(const Model& model, const std::filesystem::path& out,
-                         std::span<const std::filesystem::path> inputs = {});
+                         std::span<const std::filesystem::path> inputs = {}, const ExportAnimations& animations = {});
 
 }  // namespace mod::stadium
