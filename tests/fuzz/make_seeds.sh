@@ -41,6 +41,10 @@ done
 "$modkit" sample "$out/totem-sample" --game totem --quiet
 "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DGC" "$out/totem-sample/totem/SAMPLE.NGC" "$out/totem-skin/gc" --type SKIN --quiet
 "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DPS" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-skin/ps2" --type SKIN --quiet
+for t in BITMAP MATERIAL MATERIALANIM MATERIALOBJ; do
+  "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DGC" "$out/totem-sample/totem/SAMPLE.NGC" "$out/totem-bitmap/gc-$t" --type $t --quiet
+  "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DPS" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-bitmap/ps2-$t" --type $t --quiet
+done
 "$modkit" sample "$out/stadium-sample" --game stadium --quiet && mkdir -p "$out/stadium-archive" && dd if="$out/stadium-sample/stadium/pokemon_stadium_sample.z64" of="$out/stadium-archive/model_archive.bin" bs=16 skip=599040 count=4096 2>/dev/null && "$modkit" stadium extract "$out/stadium-sample/stadium/pokemon_stadium_sample.z64" "$out/stadium-extract" --quiet && rm "$out/stadium-sample/stadium/pokemon_stadium_sample.z64"
 "$modkit" sample "$out" --game shred --quiet && "$modkit" shred pak extract "$out/shred/char_sample.pak" "$out/shred-entries" --quiet
 # fuzz_stadium_model: the sample ROM's model FRAGMENTs, plus model 2 after a texture replace in

@@ -2,6 +2,7 @@
 #include "test_support.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/sample/totem.hpp"
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/extract.hpp"
 
@@ -58,7 +59,9 @@ BOOST_AUTO_TEST_CASE(list_detects_platform_and_byte_order) {
         auto d = json(r.out);
         BOOST_TEST(d["byte_order"].GetString() == std::string(order));
         BOOST_TEST(d["platform"].GetString() == std::string(platform));
-        BOOST_TEST(d["records"].Size() == 15u);
+        // Every record the forge writes for the platform (its BITMAP set differs by platform).
+        const auto sample = mod::sample::totem_sample(std::string(platform) == "ps2" ? mod::totem::Platform::ps2 : mod::totem::Platform::gamecube);
+        BOOST_TEST(d["records"].Size() == mod::totem::decode_archive(mod::ByteReader(sample.data, data == s.dgc ? mod::Endian::big : mod::Endian::little)).records.size());
         bool hash_shown = false;
         for (const auto& rec : d["records"].GetArray())
             if (rec["subtype"].GetString() == mod::totem::hash_text(mod::totem::name_id("SAMPLE_UNLISTED_GROUP")))
@@ -119,13 +122,14 @@ BOOST_AUTO_TEST_CASE(repack_after_a_record_outgrows_the_chunk_size) {
     auto d = json(r.out);
     BOOST_TEST(d["chunk_size_grew"].GetBool());
     BOOST_TEST(d["new_chunk_size"].GetUint() == 0x2800u);
-    BOOST_TEST(d["unchanged"].GetUint() == 14u);
+    const std::size_t records = mod::totem::decode_archive(mod::ByteReader(mod::read_file(s.dgc), mod::Endian::big)).records.size();
+    BOOST_TEST(d["unchanged"].GetUint() == records - 1);
     r = modtest::run_cli({"totem", "verify", packed.string(), "--json"});
     BOOST_TEST(r.exit_code == 0);
     auto a = mod::read_file(packed);
     auto archive = mod::totem::decode_archive(mod::ByteReader(a, mod::Endian::big));
     BOOST_TEST(archive.chunk_size == 0x2800u);
-    BOOST_TEST(archive.records.size() == 15u);
+    BOOST_TEST(archive.records.size() == records);
 }
 
 BOOST_AUTO_TEST_CASE(export_and_reweight_round_trip) {

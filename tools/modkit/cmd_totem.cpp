@@ -16,6 +16,7 @@
 #include "libmod/totem/repack.hpp"
 #include "libmod/totem/scene_bridge.hpp"
 #include "libmod/totem/skin.hpp"
+#include "libmod/totem/texture_scene.hpp"
 #include "libmod/totem/verify.hpp"
 #include "totem_tree.hpp"
 
@@ -545,6 +546,9 @@ int totem_export(const po::variables_map& vm, const Global& g) {
     fs::path out = required(vm, "out");
     SkinExportReport report;
     mod::scene::Scene scene = skin_scene(l, index, report);
+    // Textures and material colours (libmod/totem/texture_scene.hpp).
+    for (const auto& w : attach_materials(scene, l.reader(), l.archive, l.names, bitmap_layout(l.platform, l.archive.endian)))
+        warn(w);
     std::vector<fs::path> inputs = {l.data_path, l.names_path};
     mod::scene::export_file(scene, out, inputs);
     for (const auto& t : report.skipped_targets) warn("target " + t + " is not a MESH in this archive: not exported");

@@ -119,6 +119,18 @@ void semantic_checks(Manifest& m, std::vector<Diagnostic>& out) {
             for (const auto& g : games) list += (list.empty() ? "" : " and ") + g;
             out.push_back(m.at(pointer_join(e.pointer, "op"), "\"" + e.op + "\" is a " + list +
                                                                   " operation; this manifest's game is " + to_string(m.game)));
+        } else if (const auto* op = detail::find_operation(e.op, m.game); op && v.IsObject()) {
+            // Two games' operations of one name differ by a marker field (palette.set: "bitmap").
+            if (op->marker && !v.HasMember(op->marker))
+                out.push_back(m.at(e.pointer, std::string("a ") + to_string(m.game) + " \"" + e.op + "\" names its record with \"" +
+                                                  op->marker + "\""));
+            auto [lo, hi] = detail::operations().equal_range(e.op);
+            for (auto it = lo; it != hi; ++it)
+                if (&it->second != op && it->second.marker && !op->marker && v.HasMember(it->second.marker))
+                    out.push_back(m.at(pointer_join(e.pointer, it->second.marker),
+                                       "\"" + std::string(it->second.marker) + "\" belongs to the " +
+                                           to_string(*it->second.game) + " \"" + e.op + "\"; this manifest's game is " +
+                                           to_string(m.game)));
         }
         if (v.HasMember("id")) {
             auto [it, fresh] = ids.emplace(e.id, e.index);
@@ -217,6 +229,21 @@ void lenient_checks(const JsonSource& src, const fs::path& dir, std::vector<Diag
                                  "no input named \"" + k + "\"" + (c.empty() ? "" : " (did you mean \"" + c + "\"?)"), true));
         }
     }
+    // An operation two games share, missing the field that marks this game's (palette.set of a
+    // totemtech manifest without "bitmap"): the schema checked the other game's shape; say why.
+    auto game = d.FindMember("game"), edits = d.FindMember("edits");
+    if (game != d.MemberEnd() && game->value.IsString() && edits != d.MemberEnd() && edits->value.IsArray())
+        for (rapidjson::SizeType i = 0; i < edits->value.Size(); ++i) {
+            const auto& e = edits->value[i];
+            if (!e.IsObject() || !e.HasMember("op") || !e["op"].IsString()) continue;
+            auto [lo, hi] = detail::operations().equal_range(e["op"].GetString());
+            for (auto it = lo; it != hi; ++it)
+                if (it->second.marker && it->second.game && to_string(*it->second.game) == game->value.GetString() &&
+                    !e.HasMember(it->second.marker))
+                    out.push_back(src.at("/edits/" + std::to_string(i), "a " + std::string(game->value.GetString()) + " \"" +
+                                                                        it->first + "\" names its record with \"" +
+                                                                        it->second.marker + "\""));
+        }
     for (const auto& p : detail::path_values(src)) {
         const auto* v = rapidjson::Pointer(p.c_str()).Get(d);
         if (!v || !v->IsString()) continue;

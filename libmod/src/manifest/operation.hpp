@@ -96,6 +96,9 @@ struct OpInfo {
     std::optional<Game> game;  // nullopt: any game
     void (*plan)(const EditEnv& env, PlannedEdit& out);
     void (*apply)(EditEnv& env, ReportOut& report);
+    // A field that tells this game's implementation from another game's of the same name (the
+    // schema's if/required picks the branch by it): totemtech palette.set needs "bitmap".
+    const char* marker = nullptr;
 };
 
 // Operations by name. One name may have one implementation per game (palette.set is a

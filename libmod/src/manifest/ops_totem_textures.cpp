@@ -1,9 +1,274 @@
-// TotemTech texture and material operations (palette.set, palette.hsv, material.colour,
-// texture.replace for game totemtech). Registered beside the archive operations of ops_totem.cpp.
+// TotemTech texture and material operations (game totemtech): palette.set, palette.hsv,
+// texture.replace and material.colour. Each is a thin call into libmod/totem/texture_edit.hpp
+// (the functions `modkit totem palette|texture|material` call), then the repacker; every other
+// record stays byte for byte.
 #include "operation.hpp"
+
+#include "libmod/image/png.hpp"
+#include "libmod/totem/repack.hpp"
+#include "libmod/totem/texture_edit.hpp"
+#include "libmod/totem/texture_scene.hpp"
+#include "libmod/totem/verify.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 namespace mod::manifest::detail {
 
-void register_totem_texture_ops(OpTable&) {}
+namespace {
+
+using namespace mod::totem;
+
+struct Opened {
+    Archive archive;
+    NameTable names;
+    std::optional<BitmapLayout> layout;
+};
+
+Opened open(const EditEnv& env) {
+    Opened o;
+    std::optional<Platform> platform;
+    if (env.target.platform) {
+        const std::string& p = *env.target.platform;
+        platform = p == "gamecube" ? Platform::gamecube : p == "ps2" ? Platform::ps2 : Platform::pc;
+    } else {
+        platform = platform_from_path(env.target.path);
+    }
+    try {
+        const auto order = detect_byte_order(env.target.current, platform);
+        o.archive = decode_archive(ByteReader(env.target.current, order.endian, env.target.display, "dgc"));
+    } catch (Error& e) {
+        e.set_file_if_empty(env.target.display);
+        throw;
+    }
+    if (env.names) o.names = NameTable::parse(ByteReader(env.names->current, Endian::big, env.names->display, "names"));
+    o.layout = bitmap_layout(platform, o.archive.endian);
+    return o;
+}
+
+ByteReader payload(const EditEnv& env, const Opened& o, std::size_t i) {
+    return payload_reader(ByteReader(env.target.current, o.archive.endian, env.target.display, "dgc"), o.archive, i);
+}
+
+std::size_t locate(const EditEnv& env, const Opened& o, const char* field, const char* type) {
+    try {
+        return find_typed_record(o.archive, o.names, env.text(field), type);
+    } catch (const Error& e) {
+        env.fail(field, e.message() + (env.names ? "" : " (the manifest gives no name table: name it by 0xHASH or #index)"),
+                 e.kind());
+    }
+}
+
+BitmapLayout layout_of(const EditEnv& env, const Opened& o) {
+    if (!o.layout) env.fail("bitmap", "no source describes PC bitmaps: modkit does not write them");
+    return *o.layout;
+}
+
+std::string region(const Opened& o, std::size_t i) { return "record[" + o.names.display(o.archive.records[i].name_id) + "]"; }
+
+void archive_touch(const EditEnv& env, PlannedEdit& out) {
+    out.touches.push_back(touch(env.target, "bytes", 0, to_end, false, "the archive (repacked: records may move)"));
+    out.limits.push_back("a record never crosses a chunk: a record that no longer fits its chunk moves");
+}
+
+void commit(EditEnv& env, const Opened& o, std::size_t index, Bytes payload, ReportOut& r) {
+    auto items = items_of(o.archive);
+    items[index].record.payload = std::move(payload);
+    RepackReport rep;
+    const Archive packed = repack(o.archive, std::move(items), &rep);
+    env.target.current = encode_archive(packed);
+    r.set("moved", std::uint64_t(rep.moved)).set("chunk_size", std::uint64_t(packed.chunk_size));
+    for (const auto& n : rep.notes) r.warn(n);
+}
+
+std::vector<image::SlotColour> colour_requests(const EditEnv& env) {
+    std::vector<image::SlotColour> out;
+    for (const auto& m : env.params["colours"].GetObject()) {
+        const unsigned slot = static_cast<unsigned>(std::stoul(m.name.GetString()));  // schema: 1-3 digits
+        try {
+            out.push_back({slot, parse_rgba_text(m.value.GetString())});
+        } catch (const Error& e) {
+            env.fail("colours", e.message());
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.slot < b.slot; });
+    return out;
+}
+
+void report_changes(ReportOut& r, const Opened& o, std::size_t index, const PaletteEditResult& p) {
+    rapidjson::Value changes(rapidjson::kArrayType);
+    std::size_t rounded = 0;
+    for (const auto& c : p.changes) {
+        rapidjson::Value ch(rapidjson::kObjectType);
+        ch.AddMember("slot", c.slot, r.a).AddMember("before", r.str(hex(c.before)), r.a).AddMember("after", r.str(hex(c.after)), r.a)
+            .AddMember("requested", r.str(rgba_text(c.requested)), r.a).AddMember("result", r.str(rgba_text(c.result)), r.a)
+            .AddMember("rounded", c.rounded(), r.a).AddMember("rounding_delta_e", c.rounding_delta_e, r.a);
+        changes.PushBack(ch, r.a);
+        rounded += c.rounded();
+    }
+    const std::string label = o.names.display(o.archive.records[index].name_id);
+    r.set("bitmap", label).set("format", bitmap_format_name(p.before.layout, p.before.format))
+        .set("palette_format", palette_format_name(p.before.palette_format)).set("changes", std::move(changes));
+    if (rounded)
+        r.warn("BITMAP " + label + ": " + std::to_string(rounded) + " colour(s) rounded to " +
+               palette_format_name(p.before.palette_format));
+}
+
+// Slot ranges of the palette an edit claims (exclusive): other slots stay free for other edits.
+void add_slot_touches(const EditEnv& env, PlannedEdit& out, const std::string& reg, std::vector<unsigned> slots) {
+    std::sort(slots.begin(), slots.end());
+    for (std::size_t i = 0; i < slots.size();) {
+        std::size_t j = i;
+        while (j + 1 < slots.size() && slots[j + 1] == slots[j] + 1) ++j;
+        out.touches.push_back(touch(env.target, reg + ".palette", slots[i], slots[j] + 1, true,
+                                    "palette slots " + ranges_text({slots.begin() + long(i), slots.begin() + long(j) + 1})));
+        i = j + 1;
+    }
+}
+
+// ---- palette.set ------------------------------------------------------------------------------
+
+void plan_palette_set(const EditEnv& env, PlannedEdit& out) {
+    const Opened o = open(env);
+    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
+    const Bitmap b = decode_bitmap(payload(env, o, i), layout_of(env, o));
+    if (!b.paletted()) env.fail("bitmap", "BITMAP " + env.text("bitmap") + " is " + bitmap_format_name(b.layout, b.format) + ": it has no palette");
+    std::vector<unsigned> slots;
+    for (const auto& c : colour_requests(env)) {
+        if (c.slot >= b.palette_entries())
+            env.fail("colours", "the palette has " + std::to_string(b.palette_entries()) + " slots; there is no slot " + std::to_string(c.slot));
+        slots.push_back(c.slot);
+    }
+    add_slot_touches(env, out, region(o, i), slots);
+    archive_touch(env, out);
+    out.limits.push_back("colours are rounded to the palette's format (" + palette_format_name(b.palette_format) + ")");
+    out.summary = "set " + std::to_string(slots.size()) + " palette slot(s) of BITMAP " + env.text("bitmap");
+}
+
+void apply_palette_set(EditEnv& env, ReportOut& r) {
+    const Opened o = open(env);
+    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
+    const auto locked = env.slots("lock");
+    const auto p = set_palette(payload(env, o, i), layout_of(env, o), colour_requests(env), locked);
+    report_changes(r, o, i, p);
+    commit(env, o, i, p.payload, r);
+}
+
+// ---- palette.hsv ------------------------------------------------------------------------------
+
+image::HsvShift shift_of(const EditEnv& env) {
+    image::HsvShift s;
+    s.hue_degrees = env.number("hue", 0);
+    s.saturation = env.number("saturation", 1);
+    s.value = env.number("value", 1);
+    return s;
+}
+
+void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
+    const Opened o = open(env);
+    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
+    const Bitmap b = decode_bitmap(payload(env, o, i), layout_of(env, o));
+    if (!b.paletted()) env.fail("bitmap", "BITMAP " + env.text("bitmap") + " is " + bitmap_format_name(b.layout, b.format) + ": it has no palette");
+    const auto asked = env.slots("slots"), locked = env.slots("lock");
+    std::vector<unsigned> slots;
+    for (unsigned s : asked)
+        if (s >= b.palette_entries())
+            env.fail("slots", "the palette has " + std::to_string(b.palette_entries()) + " slots; there is no slot " + std::to_string(s));
+    for (unsigned s = 0; s < b.palette_entries(); ++s)
+        if ((asked.empty() || std::binary_search(asked.begin(), asked.end(), s)) && !std::binary_search(locked.begin(), locked.end(), s))
+            slots.push_back(s);
+    add_slot_touches(env, out, region(o, i), slots);
+    archive_touch(env, out);
+    out.summary = "shift hue/saturation/value of " + std::to_string(slots.size()) + " palette slot(s) of BITMAP " + env.text("bitmap");
+}
+
+void apply_palette_hsv(EditEnv& env, ReportOut& r) {
+    const Opened o = open(env);
+    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
+    const auto p = shift_palette(payload(env, o, i), layout_of(env, o), shift_of(env), env.slots("slots"), env.slots("lock"));
+    report_changes(r, o, i, p);
+    commit(env, o, i, p.payload, r);
+}
+
+// ---- texture.replace ------------------------------------------------------------------------------
+
+void plan_texture_replace(const EditEnv& env, PlannedEdit& out) {
+    const Opened o = open(env);
+    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
+    const Bitmap b = decode_bitmap(payload(env, o, i), layout_of(env, o));
+    if (b.layout == BitmapLayout::gamecube && b.format == bitmap_rgb888)
+        env.fail("bitmap", "BITMAP " + env.text("bitmap") + " is format 13 (RGB888), which the game shows as garbage: modkit does not write it");
+    out.touches.push_back(touch(env.target, region(o, i), 0, to_end, true, "the image of BITMAP " + env.text("bitmap")));
+    archive_touch(env, out);
+    out.limits.push_back("the image is written in the record's own format (" + bitmap_format_name(b.layout, b.format) + ")");
+    out.summary = "replace BITMAP " + env.text("bitmap") + " (" + bitmap_format_name(b.layout, b.format) + ") from " + env.text("png");
+}
+
+void apply_texture_replace(EditEnv& env, ReportOut& r) {
+    const Opened o = open(env);
+    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
+    const Bytes png = env.read("png");
+    image::RgbaImage img;
+    try {
+        img = image::read_png(png, env.text("png"));
+    } catch (const Error& e) {
+        env.fail("png", e.message(), e.kind());
+    }
+    BitmapEncodeOptions opt;
+    opt.mode = parse_palette_mode(env.text("mode", "auto"));  // schema: auto, quantise, reindex
+    opt.locked = env.slots("lock");
+    opt.threads = env.threads;
+    const auto t = replace_texture(payload(env, o, i), layout_of(env, o), img, opt);
+    r.set("bitmap", o.names.display(o.archive.records[i].name_id)).set("format", bitmap_format_name(t.after.layout, t.after.format))
+        .set("mode", t.report.mode).set("width", std::uint64_t(t.after.width)).set("height", std::uint64_t(t.after.height))
+        .set("mean_delta_e", t.report.mean_delta_e).set("max_delta_e", t.report.max_delta_e);
+    for (const auto& w : t.report.warnings) r.warn("BITMAP " + env.text("bitmap") + ": " + w);
+    commit(env, o, i, t.payload, r);
+}
+
+// ---- material.colour ------------------------------------------------------------------------------
+
+void plan_material_colour(const EditEnv& env, PlannedEdit& out) {
+    const Opened o = open(env);
+    const std::size_t i = locate(env, o, "material", "MATERIAL");
+    decode_material(payload(env, o, i));
+    if (!env.has("colour") && !env.has("emission")) env.fail("material", "give \"colour\" and/or \"emission\"");
+    if (env.has("colour")) out.touches.push_back(touch(env.target, region(o, i), 0, 16, true, "the colour of MATERIAL " + env.text("material")));
+    if (env.has("emission")) out.touches.push_back(touch(env.target, region(o, i), 16, 28, true, "the emission of MATERIAL " + env.text("material")));
+    archive_touch(env, out);
+    out.limits.push_back("colours are written as value/255 floats; NODE SKEL copies of the material are not changed");
+    out.summary = "set the colour of MATERIAL " + env.text("material");
+}
+
+void apply_material_colour(EditEnv& env, ReportOut& r) {
+    const Opened o = open(env);
+    const std::size_t i = locate(env, o, "material", "MATERIAL");
+    MaterialColourEdit edit;
+    try {
+        if (env.has("colour")) edit.colour = parse_rgba_text(env.text("colour"));
+        if (env.has("emission")) edit.emission = parse_rgba_text(env.text("emission"));
+    } catch (const Error& e) {
+        env.fail(env.has("colour") ? "colour" : "emission", e.message());
+    }
+    const auto m = set_material_colour(payload(env, o, i), edit);
+    rapidjson::Value before(rapidjson::kArrayType), after(rapidjson::kArrayType);
+    for (int c = 0; c < 4; ++c) {
+        const double b = m.before.colour[c].value(), a = m.after.colour[c].value();
+        before.PushBack(std::isfinite(b) ? rapidjson::Value(b) : rapidjson::Value(), r.a);
+        after.PushBack(std::isfinite(a) ? rapidjson::Value(a) : rapidjson::Value(), r.a);
+    }
+    r.set("material", o.names.display(o.archive.records[i].name_id)).set("colour_before", std::move(before)).set("colour_after", std::move(after));
+    commit(env, o, i, m.payload, r);
+}
+
+}  // namespace
+
+void register_totem_texture_ops(OpTable& ops) {
+    const Game g = Game::totemtech;
+    add_op(ops, OpInfo{"palette.set", g, plan_palette_set, apply_palette_set, "bitmap"});
+    add_op(ops, OpInfo{"palette.hsv", g, plan_palette_hsv, apply_palette_hsv, "bitmap"});
+    add_op(ops, OpInfo{"texture.replace", g, plan_texture_replace, apply_texture_replace, "bitmap"});
+    add_op(ops, OpInfo{"material.colour", g, plan_material_colour, apply_material_colour});
+}
 
 }  // namespace mod::manifest::detail

@@ -3,6 +3,7 @@
 #include "libmod/core/file.hpp"
 #include "libmod/sample/payload.hpp"
 #include "totem_nodes.hpp"
+#include "totem_textures.hpp"
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/repack.hpp"
@@ -177,11 +178,10 @@ Content build(Platform platform) {
         encode_skin(make_skin(hero, {{body_id, &body}}, true, Zero2Reading::chum_world, 5), e));
     add("SKIN", totem_skin_plain_name, unlisted_subtype,
         encode_skin(make_skin(crate, {{crate_id, &prop}}, false, Zero2Reading::no_anim_block, 6), e));
-    add("BITMAP", "DB:>SAMPLE>TEXTURES>HERO_DIFFUSE.TBITMAP", level_name, synthetic_payload(6000, 11));
-    add("BITMAP", "DB:>SAMPLE>TEXTURES>CRATE.TBITMAP", level_name, synthetic_payload(2500, 12));
+    std::vector<TotemRecordSpec> textures;  // BITMAPs and MATERIAL chains (totem_textures.cpp)
+    totem_texture_records(platform, level_name, textures);
+    for (auto& t : textures) add(t.type, t.name, t.subtype, std::move(t.payload));
     add("SURFACE", "DB:>SAMPLE>PROPS>CRATE_LID.TSURFACE", level_name, synthetic_payload(900, 13));
-    add("MATERIAL", "DB:>SAMPLE>MATERIALS>SKIN.TMAT", level_name, synthetic_payload(180, 14));
-    add("MATERIAL", "DB:>SAMPLE>MATERIALS>CLOTH.TMAT", level_name, synthetic_payload(180, 15));
     totem_node_records(platform, level_name, c.records);  // NODE / LOD trees (totem_nodes.cpp)
     add("ANIMATION", "DB:>SAMPLE>ANIMS>HERO_IDLE.TANIM", level_name, synthetic_payload(1200, 17));
     add("ANIMATION", "DB:>SAMPLE>ANIMS>HERO_WALK.TANIM", level_name, synthetic_payload(1500, 18));

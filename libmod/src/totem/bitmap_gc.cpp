@@ -133,7 +133,7 @@ std::size_t palette_entry_size(BitmapLayout l, std::uint8_t palette_format) {
 }
 
 Bitmap decode_bitmap(const ByteReader& payload, BitmapLayout layout) {
-    ByteReader r = payload.with_path("bitmap");
+    ByteReader r = payload.sub(0, payload.size(), "bitmap");
     Bitmap b;
     b.layout = layout;
     if (!r.has(bitmap_header_size))

@@ -24,7 +24,7 @@ Bytes rest(ByteReader& r) {
 }  // namespace
 
 Material decode_material(const ByteReader& payload) {
-    ByteReader r = payload.with_path("material");
+    ByteReader r = payload.sub(0, payload.size(), "material");
     if (!r.has(material_size))
         r.fail_at(0, "truncated: a MATERIAL needs 109 bytes, " + std::to_string(r.size()) + " available");
     Material m;
@@ -76,7 +76,7 @@ unsigned track_width(std::size_t t) noexcept {
 }
 
 MaterialAnim decode_material_anim(const ByteReader& payload) {
-    ByteReader r = payload.with_path("materialanim");
+    ByteReader r = payload.sub(0, payload.size(), "materialanim");
     MaterialAnim m;
     m.unknown = r.u8();
     m.length.bits = r.u32();
@@ -134,7 +134,7 @@ Bytes encode_material_anim(const MaterialAnim& m, Endian endian) {
 }
 
 MaterialObj decode_material_obj(const ByteReader& payload) {
-    ByteReader r = payload.with_path("materialobj");
+    ByteReader r = payload.sub(0, payload.size(), "materialobj");
     MaterialObj m;
     if (!r.has(4)) r.fail_at(0, "truncated: the MATERIALANIM count needs 4 bytes, " + std::to_string(r.size()) + " available");
     const std::uint32_t n = r.u32();
