@@ -144,6 +144,7 @@ const OpTable& operations() {
         OpTable m;
         register_common_ops(m);
         register_stadium_ops(m);
+        register_stadium_anim_ops(m);
         register_shred_ops(m);
         register_totem_ops(m);
         register_totem_texture_ops(m);

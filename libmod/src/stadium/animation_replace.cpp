@@ -1,0 +1,391 @@
+// Replacing a skeletal animation from a glTF animation (contract in animation_replace.hpp).
+#include "libmod/stadium/animation_replace.hpp"
+
+#include "libmod/core/error.hpp"
+#include "libmod/stadium/palette_edit.hpp"
+#include "stadium/gltf_animation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace mod::stadium {
+
+namespace {
+
+[[noreturn]] void fail(ErrorKind kind, const std::string& file, const std::string& message) {
+    throw Error(kind, message, file);
+}
+
+bool all_digits(const std::string& s) {
+    return !s.empty() && s.size() < 10 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string names_text(const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "\"" : ", \"") + escape_controls(n) + "\"";
+    return s;
+}
+
+// "animation<INDEX>" / "anim<INDEX>" followed by a non-digit or the end.
+bool names_index(const std::string& name, std::size_t index) {
+    for (const std::string prefix : {"animation", "anim"}) {
+        if (name.rfind(prefix, 0) != 0) continue;
+        std::size_t p = prefix.size();
+        while (p < name.size() && (name[p] == '_' || name[p] == ' ' || name[p] == '-')) ++p;
+        std::size_t q = p;
+        while (q < name.size() && std::isdigit(static_cast<unsigned char>(name[q]))) ++q;
+        if (q == p || q - p > 6) continue;
+        if (std::stoul(name.substr(p, q - p)) == index) return true;
+    }
+    return false;
+}
+
+std::size_t pick_animation(const gltf::File& f, const std::string& file, std::size_t index, const AnimationReplaceOptions& o) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < f.animations.size(); ++i)
+        names.push_back(f.animations[i].name.empty() ? "#" + std::to_string(i) : f.animations[i].name);
+    if (f.animations.empty()) fail(ErrorKind::format, file, "the glTF file has no animations");
+    if (o.animation) {
+        for (std::size_t i = 0; i < f.animations.size(); ++i)
+            if (f.animations[i].name == *o.animation) return i;
+        if (all_digits(*o.animation)) {
+            const std::size_t i = std::stoul(*o.animation);
+            if (i < f.animations.size()) return i;
+        }
+        fail(ErrorKind::usage, file, "no animation \"" + escape_controls(*o.animation) + "\"; the file has " + names_text(names));
+    }
+    if (f.animations.size() == 1) return 0;
+    std::vector<std::size_t> hits;
+    for (std::size_t i = 0; i < f.animations.size(); ++i)
+        if (names_index(f.animations[i].name, index)) hits.push_back(i);
+    if (hits.size() == 1) return hits[0];
+    fail(ErrorKind::usage, file, "the file has " + std::to_string(f.animations.size()) + " animations (" + names_text(names) +
+                                     "); choose one with --animation NAME|N (manifest: \"animation\")");
+}
+
+struct BoneTracks {
+    std::optional<std::size_t> path[3];  // sampler per translation, rotation, scale
+};
+
+std::array<double, 3> bind_rotation(const ModelBone& b) {
+    return {double(b.rotation[0]), double(b.rotation[1]), double(b.rotation[2])};
+}
+
+// One bone's poses per frame from its tracks (bind values where a path is not animated).
+std::vector<PoseSample> bone_samples(const ModelBone& b, const BoneTracks* tracks, const gltf::Animation& a,
+                                     std::size_t frames) {
+    std::vector<PoseSample> out(frames);
+    std::array<double, 3> reference = bind_rotation(b);
+    for (std::size_t f = 0; f < frames; ++f) {
+        PoseSample& p = out[f];
+        const double t = double(f) / frames_per_second;
+        for (int k = 0; k < 3; ++k) {
+            p.translation[k] = b.translation[k];
+            p.rotation[k] = b.rotation[k];
+            p.scale[k] = b.scale[k] / 65536.0;
+        }
+        if (!tracks) continue;
+        if (tracks->path[0]) {
+            const auto v = a.samplers[*tracks->path[0]].evaluate(t, false);
+            for (int k = 0; k < 3; ++k) p.translation[k] = v[k];
+        }
+        if (tracks->path[1]) {
+            const auto q = a.samplers[*tracks->path[1]].evaluate(t, true);
+            p.rotation = euler_from_matrix(quaternion_matrix(q), reference);
+            reference = p.rotation;
+        }
+        if (tracks->path[2]) {
+            const auto v = a.samplers[*tracks->path[2]].evaluate(t, false);
+            for (int k = 0; k < 3; ++k) p.scale[k] = v[k];
+        }
+    }
+    return out;
+}
+
+// Whether two poses give the same bone matrix within the format's quantisation.
+bool same_pose(const PoseSample& a, const PoseSample& b) {
+    for (int k = 0; k < 3; ++k)
+        if (std::fabs(a.translation[k] - b.translation[k]) > 0.5 || std::fabs(a.scale[k] - b.scale[k]) > 0.0005) return false;
+    const Matrix3 ma = rotation_matrix(a.rotation), mb = rotation_matrix(b.rotation);
+    for (int i = 0; i < 9; ++i)
+        if (std::fabs(ma[i] - mb[i]) > 2e-3) return false;  // ~ one 16-step of the 12-bit fields
+    return true;
+}
+
+}  // namespace
+
+std::string animation_bone_name(const Model& model, std::size_t bone) {
+    return "bone" + std::to_string(bone) + "_id" + std::to_string(model.bones.at(bone).id);
+}
+
+AnimationReplaceReport replace_animation(const Model& model, FragmentImage& image, std::size_t index, ByteView source,
+                                         const std::string& source_name, const AnimationReplaceOptions& options) {
+    const std::size_t count = model.map.animations.size();
+    if (index >= count)
+        throw Error(ErrorKind::usage, "the model has " + std::to_string(count) + " skeletal animation(s); there is no animation " +
+                                          std::to_string(index));
+    const SkeletalAnimationData old = read_skeletal_animation(model, index);
+    const gltf::File file = gltf::read_glb_animations(source, source_name);
+    const std::size_t which = pick_animation(file, source_name, index, options);
+    const gltf::Animation& a = file.animations[which];
+    const std::string anim_path = "animations[" + std::to_string(which) + "]";
+
+    AnimationReplaceReport rep;
+    rep.index = index;
+    rep.source_animation = a.name.empty() ? "#" + std::to_string(which) : a.name;
+    rep.source_animation_index = which;
+    rep.previous_hermite = old.hermite();
+
+    // Joints by name.
+    std::map<std::string, std::size_t> bone_of;
+    for (std::size_t b = 0; b < model.bones.size(); ++b) bone_of.emplace(animation_bone_name(model, b), b);
+    std::map<std::size_t, BoneTracks> tracks;
+    std::set<std::string> unknown;
+    for (std::size_t i = 0; i < a.channels.size(); ++i) {
+        const auto& ch = a.channels[i];
+        const std::string& name = file.node_names[ch.node];
+        auto it = bone_of.find(name);
+        if (it == bone_of.end()) {
+            unknown.insert(name.empty() ? "(unnamed node " + std::to_string(ch.node) + ")" : name);
+            continue;
+        }
+        auto& slot = tracks[it->second].path[static_cast<int>(ch.path)];
+        if (slot)
+            throw Error(ErrorKind::format, "two channels animate the same path of node \"" + escape_controls(name) + "\"",
+                        source_name, no_offset, "glb.json." + anim_path + ".channels[" + std::to_string(i) + "]");
+        slot = ch.sampler;
+    }
+    if (!unknown.empty())
+        throw Error(ErrorKind::format,
+                    "animation \"" + escape_controls(rep.source_animation) + "\" moves " + std::to_string(unknown.size()) +
+                        " joint(s) the model does not have: " + names_text({unknown.begin(), unknown.end()}) +
+                        " (the model's bones are bone<i>_id<id>, bone0_id" +
+                        (model.bones.empty() ? std::string("…") : std::to_string(model.bones[0].id)) + " …)",
+                    source_name, no_offset, "glb.json." + anim_path);
+
+    // Frames and timing.
+    std::int64_t frames = 0;
+    if (a.frame_count) frames = *a.frame_count;
+    else if (a.duration * frames_per_second > 65534.5) frames = 65536;
+    else frames = std::llround(a.duration * frames_per_second) + 1;
+    if (frames < 1 || frames > 0xFFFF)
+        throw Error(ErrorKind::limit, "the animation has " + std::to_string(frames) + " frames at 30 fps (" +
+                                          std::to_string(a.duration) + " s); the header's frame count is a u16 (1..65535)",
+                    source_name);
+    rep.frame_count = static_cast<std::uint16_t>(frames);
+    rep.hold = a.hold.value_or(old.hold());
+    auto frame_field = [&](const std::optional<std::int64_t>& given, std::int16_t original, const char* what) -> std::int16_t {
+        if (given) {
+            if (*given < 0 || *given >= frames)
+                throw Error(ErrorKind::usage, std::string("extras.") + what + " " + std::to_string(*given) +
+                                                  " is not a frame of the " + std::to_string(frames) + "-frame animation",
+                            source_name, no_offset, "glb.json." + anim_path);
+            return static_cast<std::int16_t>(*given);
+        }
+        if (original < 0 || original >= frames) {
+            rep.warnings.push_back(std::string("the replaced animation's ") + what + " " + std::to_string(original) +
+                                   " is past the new " + std::to_string(frames) + " frames: set to 0");
+            return 0;
+        }
+        return original;
+    };
+    rep.loop_frame = frame_field(a.loop_frame, old.loop_frame, "loop_frame");
+    rep.start_frame = frame_field(a.start_frame, old.start_frame, "start_frame");
+
+    // Channels: what the bones bind.
+    std::size_t channels = old.channel_count();
+    for (const auto& b : model.bones)
+        if (b.channel != 0xFF) channels = std::max<std::size_t>(channels, std::size_t(b.channel) + 1);
+    rep.channels = channels;
+    const auto binds = [&](std::uint8_t c) { return 3u * c + 2u < 3u * channels; };
+
+    std::vector<std::vector<PoseSample>> samples(channels);
+    std::vector<std::optional<std::size_t>> owner(channels);  // the bone whose motion a channel carries
+    std::vector<std::vector<PoseSample>> per_bone(model.bones.size());
+    for (std::size_t b = 0; b < model.bones.size(); ++b) {
+        const auto it = tracks.find(b);
+        per_bone[b] = bone_samples(model.bones[b], it == tracks.end() ? nullptr : &it->second, a, static_cast<std::size_t>(frames));
+        (it == tracks.end() ? rep.bones_kept : rep.bones_animated).push_back(animation_bone_name(model, b));
+    }
+    for (std::size_t b = 0; b < model.bones.size(); ++b) {
+        const std::uint8_t c = model.bones[b].channel;
+        const bool animated = tracks.count(b) > 0;
+        if (!binds(c)) {
+            if (!animated) continue;
+            const std::vector<PoseSample> bind = bone_samples(model.bones[b], nullptr, a, 1);
+            for (std::size_t f = 0; f < per_bone[b].size(); ++f)
+                if (!same_pose(per_bone[b][f], bind[0]))
+                    throw Error(ErrorKind::conflict, "bone " + animation_bone_name(model, b) + " has animation channel " +
+                                                         std::to_string(c) + ", which the game never binds: it cannot move, "
+                                                         "but the animation moves it at frame " + std::to_string(f),
+                                source_name);
+            continue;
+        }
+        if (!owner[c]) {
+            owner[c] = b;
+            samples[c] = per_bone[b];
+            continue;
+        }
+        const std::size_t first = *owner[c];
+        // A later bone of a shared channel: the animated one carries the channel.
+        if (animated && !tracks.count(first)) {
+            owner[c] = b;
+            samples[c] = per_bone[b];
+        }
+    }
+    for (std::size_t b = 0; b < model.bones.size(); ++b) {
+        const std::uint8_t c = model.bones[b].channel;
+        if (!binds(c) || *owner[c] == b) continue;
+        for (std::size_t f = 0; f < per_bone[b].size(); ++f)
+            if (tracks.count(b) && !same_pose(per_bone[b][f], samples[c][f]))
+                throw Error(ErrorKind::conflict, "bones " + animation_bone_name(model, *owner[c]) + " and " +
+                                                     animation_bone_name(model, b) + " share animation channel " +
+                                                     std::to_string(c) + " (the game moves them together) but the "
+                                                     "animation moves them differently at frame " + std::to_string(f),
+                            source_name);
+        if (!tracks.count(b) && tracks.count(*owner[c]))
+            rep.warnings.push_back("bone " + animation_bone_name(model, b) + " shares channel " + std::to_string(c) + " with " +
+                                   animation_bone_name(model, *owner[c]) + ": it moves with it");
+    }
+    for (std::size_t c = 0; c < channels; ++c)
+        if (!owner[c]) samples[c].assign(static_cast<std::size_t>(frames), PoseSample{});
+
+    EncodeOptions eo;
+    eo.flags = static_cast<std::uint16_t>((old.flags & ~anim_flag::hold) | (rep.hold ? anim_flag::hold : 0));
+    eo.unknown2 = old.unknown2;
+    eo.start_frame = rep.start_frame;
+    eo.loop_frame = rep.loop_frame;
+    eo.frame_count = static_cast<std::uint32_t>(frames);
+    EncodedAnimation enc;
+    try {
+        enc = encode_packed(samples, eo);
+    } catch (Error& e) {
+        e.set_file_if_empty(source_name);
+        throw;
+    }
+    rep.trans16 = enc.trans16;
+    rep.constants = enc.constants;
+    rep.streams = enc.streams;
+    rep.shared_streams = enc.shared_streams;
+    rep.error = enc.error;
+    rep.expected = enc.expected;
+
+    // The header: rewritten in place (its four pointer words are relocated already), unless
+    // another root entry shares it; then a new one is appended and root entry INDEX re-pointed.
+    const SkeletalAnimation& s = enc.animation;
+    ByteWriter hw(Endian::big);
+    hw.u16(s.flags);
+    hw.u8(s.unknown2[0]);
+    hw.u8(s.unknown2[1]);
+    hw.i16(s.start_frame);
+    hw.i16(s.loop_frame);
+    hw.u16(static_cast<std::uint16_t>(s.channels.size()));
+    hw.u16(s.frame_count);
+    const Bytes fields = hw.take();
+    bool shared_header = false;
+    for (std::size_t i = 0; i < count; ++i) shared_header = shared_header || (i != index && model.map.animations[i] == old.header);
+
+    // The data: descriptors, scale, rotation and translation arrays (a new header first when shared).
+    ByteWriter w(Endian::big);
+    if (shared_header) {
+        w.bytes(fields);
+        w.fill(16);
+    }
+    const std::size_t desc_at = w.size();
+    for (const auto& d : s.channels) {
+        w.u8(d.n_scale);
+        w.u8(d.n_rot);
+        w.u8(d.n_trans);
+        w.u8(d.interp);
+        w.u16(d.scale_off);
+        w.u16(d.rot_off);
+        w.u16(d.trans_off);
+    }
+    std::size_t at[3];
+    const std::vector<std::int16_t>* arrays[3] = {&s.scale, &s.rotation, &s.translation};
+    for (int k = 0; k < 3; ++k) {
+        w.align(4);
+        at[k] = w.size();
+        if (arrays[k]->empty()) w.u16(0);  // a target for the pointer
+        for (auto v : *arrays[k]) w.i16(v);
+    }
+    w.align(8);
+    const Bytes blob = w.take();
+
+    const std::uint32_t before = image.body_size();
+    const std::uint32_t root_array = model.offset_of(model.root.animations, "root.animations");
+    const std::uint32_t data = image.append(blob, 16) - image.base();
+    std::uint32_t h = old.header;
+    if (shared_header) {
+        h = data;
+        image.set_pointer(root_array + 4u * static_cast<std::uint32_t>(index), h);
+    } else {
+        image.write_data(h, fields, "animation[" + std::to_string(index) + "] header");
+    }
+    image.set_pointer(h + 0x0C, data + static_cast<std::uint32_t>(desc_at));
+    for (int k = 0; k < 3; ++k)
+        image.set_pointer(h + 0x10 + 4u * static_cast<std::uint32_t>(k), data + static_cast<std::uint32_t>(at[k]));
+    rep.header = h;
+    rep.bytes_added = image.body_size() - before;
+    return rep;
+}
+
+namespace {
+
+bool same_animation(const SkeletalAnimationData& a, const SkeletalAnimationData& b) {
+    return a.header == b.header && a.flags == b.flags && a.unknown2 == b.unknown2 && a.start_frame == b.start_frame &&
+           a.loop_frame == b.loop_frame && a.descriptor_count == b.descriptor_count && a.frame_count == b.frame_count &&
+           a.descriptor_pointer == b.descriptor_pointer && a.descriptors == b.descriptors && a.scale.pointer == b.scale.pointer &&
+           a.rotation.pointer == b.rotation.pointer && a.translation.pointer == b.translation.pointer &&
+           a.scale.words == b.scale.words && a.rotation.words == b.rotation.words && a.translation.words == b.translation.words;
+}
+
+}  // namespace
+
+RomAnimationReplace replace_animation_in_rom(const StadiumRom& rom, const Archive& archive, std::size_t model,
+                                             std::size_t index, ByteView source, const std::string& source_name,
+                                             const AnimationReplaceOptions& options, const RepackOptions& repack) {
+    const std::string path = "archive[" + std::to_string(model) + "].fragment";
+    const Model m = read_archive_model(archive, model);
+    FragmentImage image(m.fragment);
+    RomAnimationReplace out;
+    try {
+        out.report = replace_animation(m, image, index, source, source_name, options);
+    } catch (Error& e) {
+        if (e.file().empty() && e.path().empty()) e.prefix_path(path);
+        e.set_file_if_empty(rom.file);
+        throw;
+    }
+    out.report.model = model;
+    out.rom = apply_model_edit(rom, archive, model, image.build(), repack);
+
+    // Read the result back: the new animation as encoded, the others as they were.
+    const StadiumRom written = load_rom_bytes(out.rom, rom.file);
+    const Model after = read_archive_model(read_archive(written), model);
+    const ModelAnimations was = read_animations(m, path), now = read_animations(after, path);
+    auto refuse = [&](const std::string& what) {
+        throw Error(ErrorKind::conflict, "internal check failed, nothing written: " + what, rom.file, no_offset, path);
+    };
+    if (was.skeletal.size() != now.skeletal.size() || was.aux.size() != now.aux.size()) refuse("the animation counts changed");
+    for (std::size_t i = 0; i < was.skeletal.size(); ++i)
+        if (i != index && !same_animation(was.skeletal[i], now.skeletal[i]))
+            refuse("animation " + std::to_string(i) + " no longer decodes as before");
+    for (std::size_t i = 0; i < was.aux.size(); ++i) {
+        const auto &x = was.aux[i], &y = now.aux[i];
+        if (x.header != y.header || x.channels != y.channels || x.stream != y.stream || x.flags != y.flags ||
+            x.frame_count != y.frame_count)
+            refuse("texture animation " + std::to_string(i) + " no longer decodes as before");
+    }
+    const SkeletalAnimationData& n = now.skeletal[index];
+    const auto& expected = out.report.expected;
+    if (n.channel_count() != expected.size() || n.frame_count != out.report.frame_count) refuse("the new animation's header");
+    for (std::size_t c = 0; c < expected.size(); ++c)
+        for (std::size_t f = 0; f < expected[c].size(); ++f)
+            if (!(sample_channel(n, c, static_cast<std::int32_t>(f)) == expected[c][f]))
+                refuse("channel " + std::to_string(c) + " frame " + std::to_string(f) + " samples differently from its encoding");
+    return out;
+}
+
+}  // namespace mod::stadium

@@ -1,0 +1,281 @@
+// Replacing a skeletal animation inside a FRAGMENT and a ROM (animation_replace.hpp): glTF files
+// built here (anim_glb_support), values checked by hand and through the read side.
+#include "anim_glb_support.hpp"
+#include "stadium_test_support.hpp"
+
+#include "libmod/stadium/animation_replace.hpp"
+#include "libmod/stadium/palette_edit.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <numbers>
+
+using namespace mod::stadium;
+using mod::Bytes;
+using mod::ErrorKind;
+using modtest::catch_error;
+
+namespace {
+
+// Bones: 0 (channel 0, root), 1 (channel 1), 2 (channel 0xFF), 3 (channel 1, shares with 1),
+// 4 (channel 2), all children of bone 0. Two animations of 2 channels each.
+Bytes five_bone_model() {
+    ModelBuilder m(12);
+    auto tex = m.add_texture(TexFormat::rgba, TexSize::b16, 8, 8, Bytes(8 * 8 * 2, 0x33));
+    auto mat = m.add_material_dl(tex);
+    std::vector<Vertex> v(3);
+    auto first = m.add_vertices(v);
+    DisplayList dl;
+    dl.vtx(first, 3, 0).tri1(0, 1, 2).end();
+    auto d = m.add_display_list(std::move(dl));
+    for (int k = 0; k < 2; ++k) {
+        std::vector<std::vector<PoseSample>> ch(2, std::vector<PoseSample>(6));
+        for (std::size_t f = 0; f < 6; ++f) {
+            ch[0][f].translation = {double(f * (k + 1)), 0, 0};
+            ch[1][f].rotation = {0, double(16 * f * (k + 2)), 0};
+        }
+        EncodeOptions o;
+        o.loop_frame = 2;
+        o.flags = k ? anim_flag::hold : 0;
+        m.add_animation(encode_packed(ch, o).animation);
+    }
+    const std::uint8_t channels[] = {0, 1, 0xFF, 1, 2};
+    auto& s = m.layout();
+    s.model_header().open();
+    for (std::size_t b = 0; b < 5; ++b) {
+        s.bone(static_cast<std::uint8_t>(b), 0, channels[b], {std::int16_t(5 * b), 7, -3}, {0x400, 0x40, -0x80}, 0x10000,
+               0x10000, 0x10000);
+        s.open().material(1, -1, mat, tex, -1, 0xFFFFFFFF).draw(1, d);
+        if (b) s.close();
+    }
+    s.close().close().end();
+    return m.build();
+}
+
+std::array<float, 4> quat_z(double degrees) {
+    const double h = degrees * std::numbers::pi / 360.0;
+    return {0, 0, float(std::sin(h)), float(std::cos(h))};
+}
+
+// bone0 translates (0,0,0) → (30,-60,90) and turns 0 → 90° about z over 1 s; bone1 turns about x.
+animtest::Anim walk() {
+    animtest::Anim a{"walk", {}, ""};
+    a.tracks.push_back({"bone0_id0", "translation", {0, 1}, {0, 0, 0, 30, -60, 90}});
+    const auto q0 = quat_z(0), q1 = quat_z(90);
+    a.tracks.push_back({"bone0_id0", "rotation", {0, 1}, {q0[0], q0[1], q0[2], q0[3], q1[0], q1[1], q1[2], q1[3]}});
+    a.tracks.push_back({"bone1_id1", "rotation", {0, 0.5f}, {0, 0, 0, 1, 0.5f, 0, 0, 0.8660254f}});  // x: 0 → 60°
+    return a;
+}
+
+const std::vector<std::string>& names() {
+    static const std::vector<std::string> n{"bone0_id0", "bone1_id1", "bone2_id2", "bone3_id3", "bone4_id4", "mesh"};
+    return n;
+}
+
+bool same_data(const SkeletalAnimationData& a, const SkeletalAnimationData& b) {
+    return a.header == b.header && a.flags == b.flags && a.frame_count == b.frame_count && a.descriptors == b.descriptors &&
+           a.scale == b.scale && a.rotation == b.rotation && a.translation == b.translation && a.loop_frame == b.loop_frame;
+}
+
+double matrix_gap(const std::array<std::int16_t, 3>& a, const std::array<std::int16_t, 3>& b) {
+    const auto ma = rotation_matrix({double(a[0]), double(a[1]), double(a[2])});
+    const auto mb = rotation_matrix({double(b[0]), double(b[1]), double(b[2])});
+    double d = 0;
+    for (int i = 0; i < 9; ++i) d = std::max(d, std::fabs(ma[i] - mb[i]));
+    return d;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(animation_replace_model)
+
+BOOST_AUTO_TEST_CASE(replace_in_a_fragment) {
+    const Model m = read_model(five_bone_model(), "r.fragment");
+    const Bytes glb = animtest::make_glb(names(), {walk()});
+    FragmentImage image(m.fragment);
+    const auto rep = replace_animation(m, image, 0, glb, "walk.glb");
+    BOOST_TEST(rep.frame_count == 31);  // 1 s at 30 fps, both ends
+    BOOST_TEST(rep.channels == 3u);     // channel bytes 0, 1, 2 (0xFF never binds)
+    BOOST_TEST(!rep.trans16);
+    BOOST_TEST(!rep.hold);
+    BOOST_TEST(rep.loop_frame == 2);  // carried from the replaced animation
+    BOOST_TEST(rep.bones_animated.size() == 2u);
+    BOOST_TEST(rep.warnings.size() == 1u);  // bone3 shares channel 1 with the animated bone1
+    // The header is rewritten in place; its pointer words keep their R_MIPS_32 entries and point
+    // past the old body end, at the appended data.
+    BOOST_TEST(rep.header == m.map.animations[0]);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+        BOOST_TEST(image.has_pointer(rep.header + 0xC + 4 * k));
+        BOOST_TEST(image.word(rep.header + 0xC + 4 * k) - image.base() >= m.fragment.body.size());
+    }
+    const Fragment f = image.build();
+    const Model after = read_model(f, "r.fragment");
+    BOOST_TEST(cross_check(after.fragment, after.map).ok());
+    BOOST_TEST(after.map.animations[0] == rep.header);
+    const auto was = read_animations(m), now = read_animations(after);
+    BOOST_TEST(same_data(was.skeletal[1], now.skeletal[1]));  // untouched animation: same bytes, same place
+    // The old body is still there byte for byte, except animation 0's header.
+    for (std::size_t i = 0x20; i < m.fragment.body.size(); ++i)
+        if (i < rep.header || i >= rep.header + 0x1C) BOOST_REQUIRE(after.fragment.body[i] == m.fragment.body[i]);
+    BOOST_TEST(rep.bytes_added == after.fragment.body.size() - m.fragment.body.size());
+    const SkeletalAnimationData& a = now.skeletal[0];
+    BOOST_TEST(!a.hermite());
+    BOOST_TEST(a.descriptor_count == 9);
+    // Frame 15 (0.5 s): bone0 at (15, -30, 45), turned 45° = 0x2000 about z; bone1 at 60° about x
+    // (held from 0.5 s): 60° = 10922.67 → field round(682.67) = 683 → 10928.
+    const ChannelPose p0 = sample_channel(a, 0, 15), p1 = sample_channel(a, 1, 15), p1e = sample_channel(a, 1, 30);
+    BOOST_TEST(p0.translation[0] == 15.0); BOOST_TEST(p0.translation[1] == -30.0); BOOST_TEST(p0.translation[2] == 45.0);
+    BOOST_TEST(p0.rotation[0] == 0); BOOST_TEST(p0.rotation[1] == 0); BOOST_TEST(p0.rotation[2] == 0x2000);
+    BOOST_TEST(p0.scale[0] == 1.0);
+    BOOST_TEST(p1.rotation[0] == 10928); BOOST_TEST(p1e.rotation[0] == 10928);
+    // bone1's unanimated translation keeps its bind value (5, 7, -3).
+    BOOST_TEST(p1.translation[0] == 5.0); BOOST_TEST(p1.translation[1] == 7.0); BOOST_TEST(p1.translation[2] == -3.0);
+    // Channel 2 (bone4, absent from the file) is its bind pose as constants: t (20, 7, -3), r (0x400, 0x40, -0x80).
+    for (std::size_t d = 6; d < 9; ++d) {
+        BOOST_TEST(a.descriptors[d].n_rot == 1);
+        BOOST_TEST(a.descriptors[d].n_trans == 1);
+        BOOST_TEST(a.descriptors[d].n_scale == 1);
+    }
+    const ChannelPose p2 = sample_channel(a, 2, 9);
+    BOOST_TEST(p2.translation[0] == 20.0);
+    BOOST_TEST(p2.rotation[0] == 0x400); BOOST_TEST(p2.rotation[1] == 0x40); BOOST_TEST(p2.rotation[2] == -0x80);
+    // Everything the encoder promised is what the game samples.
+    for (std::size_t c = 0; c < 3; ++c)
+        for (std::int32_t fr = 0; fr < 31; ++fr) BOOST_TEST_REQUIRE((sample_channel(a, c, fr) == rep.expected[c][fr]));
+    BOOST_TEST(rep.error.translation < 1e-4);
+    BOOST_TEST(rep.error.rotation_degrees <= 8 * 360.0 / 65536);
+}
+
+BOOST_AUTO_TEST_CASE(refusals_name_what_cannot_be_written) {
+    const Model m = read_model(five_bone_model(), "r.fragment");
+    auto run = [&](const Bytes& glb, const AnimationReplaceOptions& o = {}) {
+        FragmentImage image(m.fragment);
+        return catch_error([&] { replace_animation(m, image, 0, glb, "x.glb", o); });
+    };
+    // Unknown joints, every one listed.
+    auto bad = walk();
+    bad.tracks.push_back({"mesh", "translation", {0}, {1, 2, 3}});
+    auto e = run(animtest::make_glb(names(), {bad}));
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == ErrorKind::format);
+    BOOST_TEST(std::string(e->what()).find("\"mesh\"") != std::string::npos);
+    BOOST_TEST(std::string(e->what()).find("x.glb") != std::string::npos);
+    // A bone whose channel never binds cannot move.
+    auto unbound = walk();
+    unbound.tracks.push_back({"bone2_id2", "translation", {0, 1}, {10, 7, -3, 50, 7, -3}});
+    e = run(animtest::make_glb(names(), {unbound}));
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == ErrorKind::conflict);
+    BOOST_TEST(std::string(e->what()).find("bone2_id2") != std::string::npos);
+    // Bones sharing a channel moved differently.
+    auto shared = walk();
+    shared.tracks.push_back({"bone3_id3", "rotation", {0}, {0, 1, 0, 0}});
+    e = run(animtest::make_glb(names(), {shared}));
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == ErrorKind::conflict);
+    // A translation beyond 16 bits.
+    auto far = walk();
+    far.tracks[0].values[3] = 40000;
+    e = run(animtest::make_glb(names(), {far}));
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == ErrorKind::limit);
+    // More frames than the u16 count holds (2200 s at 30 fps).
+    auto longer = walk();
+    longer.tracks[0].times[1] = 2200;
+    e = run(animtest::make_glb(names(), {longer}));
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == ErrorKind::limit);
+    // Two animations: the choice must be made (by name, index or the animation<INDEX> name).
+    auto other = walk();
+    other.name = "run";
+    e = run(animtest::make_glb(names(), {walk(), other}));
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == ErrorKind::usage);
+    AnimationReplaceOptions o;
+    o.animation = "run";
+    {
+        FragmentImage image(m.fragment);
+        BOOST_TEST(replace_animation(m, image, 0, animtest::make_glb(names(), {walk(), other}), "x.glb", o).source_animation == "run");
+        auto named = walk();
+        named.name = "animation0 (moves 1, 4)";
+        FragmentImage image2(m.fragment);
+        BOOST_TEST(replace_animation(m, image2, 0, animtest::make_glb(names(), {other, named}), "x.glb").source_animation_index == 1u);
+    }
+    // No such animation index in the model; not a glb.
+    {
+        FragmentImage image(m.fragment);
+        e = catch_error([&] { replace_animation(m, image, 2, animtest::make_glb(names(), {walk()}), "x.glb"); });
+        BOOST_TEST_REQUIRE(e.has_value());
+        BOOST_TEST(e->kind() == ErrorKind::usage);
+    }
+    e = run(Bytes{'{', '}'});
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->kind() == ErrorKind::format);
+    // A truncated glb is a format error, never a crash.
+    const Bytes good = animtest::make_glb(names(), {walk()});
+    for (std::size_t n = 0; n < good.size(); n += 7) {
+        const auto te = run(Bytes(good.begin(), good.begin() + long(n)));
+        BOOST_TEST_REQUIRE(te.has_value());
+        BOOST_TEST(te->kind() == ErrorKind::format);
+    }
+}
+
+// Export → replace → decode on the sample ROM: every skeletal animation of every model,
+// re-encoded from a glTF animation of its own sampled poses, samples back within quantisation
+// (exactly for packed originals), and every other animation and entry stays byte-identical.
+BOOST_AUTO_TEST_CASE(sample_rom_round_trip) {
+    const stadiumtest::SampleRom r;
+    std::size_t replaced = 0, frames_checked = 0, same_angles = 0;
+    for (std::size_t e = 0; e < r.archive.entries.size(); ++e) {
+        if (!decode_entry(r.archive, e).is_fragment) continue;
+        const Model m = read_archive_model(r.archive, e);
+        const auto anims = read_animations(m);
+        for (const auto& old : anims.skeletal) {
+            const Bytes glb = animtest::make_glb(animtest::bone_names(m), {animtest::anim_of(m, old, "animation" + std::to_string(old.index))});
+            const RomAnimationReplace out = replace_animation_in_rom(r.rom, r.archive, e, old.index, glb, "round.glb");
+            ++replaced;
+            const StadiumRom rom2 = load_rom_bytes(out.rom, "out.z64");
+            const Archive archive2 = read_archive(rom2);
+            for (std::size_t k = 0; k < r.archive.entries.size(); ++k)
+                if (k != e) BOOST_TEST_REQUIRE(decode_entry(archive2, k).content == decode_entry(r.archive, k).content);
+            const Model after = read_archive_model(archive2, e);
+            const auto now = read_animations(after);
+            for (std::size_t i = 0; i < anims.skeletal.size(); ++i)
+                if (i != old.index) BOOST_TEST_REQUIRE(same_data(anims.skeletal[i], now.skeletal[i]));
+            const auto& n = now.skeletal[old.index];
+            BOOST_TEST_REQUIRE(n.frame_count == old.frame_count);
+            BOOST_TEST(n.hold() == old.hold());
+            BOOST_TEST(n.loop_frame == old.loop_frame);
+            // Translations and scales of packed data come back exactly; rotations as the same
+            // bone matrix (a quaternion cannot tell the two Euler solutions, nor x from z at
+            // y = ±90°, apart: euler_from_matrix picks one), and as the same angles wherever the
+            // original is the solution nearest the previous frame.
+            const double rotation_tolerance = old.hermite() ? 2.5e-3 : 1e-5;
+            for (std::int32_t f = 0; f < old.frame_count; ++f) {
+                const auto want = sample_bones(m, old, f), got = sample_bones(after, n, f);
+                for (std::size_t b = 0; b < m.bones.size(); ++b) {
+                    for (int k = 0; k < 3; ++k) {
+                        if (old.hermite()) {
+                            BOOST_TEST_REQUIRE(std::fabs(got[b].translation[k] - want[b].translation[k]) <= 0.5 + 1e-4);
+                            BOOST_TEST_REQUIRE(std::fabs(got[b].scale[k] - want[b].scale[k]) <= 0.0005 + 1e-9);
+                        } else {
+                            BOOST_TEST_REQUIRE(got[b].translation[k] == want[b].translation[k]);
+                            BOOST_TEST_REQUIRE(got[b].scale[k] == want[b].scale[k]);
+                        }
+                    }
+                    BOOST_TEST_REQUIRE(matrix_gap(got[b].rotation, want[b].rotation) < rotation_tolerance);
+                    ++frames_checked;
+                    same_angles += got[b].rotation == want[b].rotation;
+                }
+            }
+            if (!old.hermite()) BOOST_TEST(out.report.error.translation < 0.01);  // float key times in the glb
+            BOOST_TEST(out.report.error.rotation_degrees <= 8 * 360.0 / 65536 + 1e-9);
+        }
+    }
+    BOOST_TEST_MESSAGE("replaced " << replaced << " animations; " << same_angles << " of " << frames_checked
+                                    << " bone frames with the very same Euler angles");
+    BOOST_TEST(replaced >= 1u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
