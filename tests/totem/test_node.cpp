@@ -151,8 +151,8 @@ BOOST_AUTO_TEST_CASE(show_prints_the_tree) {
     BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     BOOST_TEST(r.out.find("resource DB:>SAMPLE>CHARACTERS>HERO>HERO.TLOD, union LODDATA") != std::string::npos, r.out);
     BOOST_TEST(r.out.find("|-- LOD DB:>SAMPLE>CHARACTERS>HERO>HERO.TLOD") != std::string::npos, r.out);
-    BOOST_TEST(r.out.find("    `-- SKIN DB:>SAMPLE>CHARACTERS>HERO>HERO.TSKIN") != std::string::npos, r.out);
-    BOOST_TEST(r.out.find("        |-- MESH DB:>SAMPLE>CHARACTERS>HERO>HERO_BODY.TMESH") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("|   `-- SKIN DB:>SAMPLE>CHARACTERS>HERO>HERO.TSKIN") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("|       |-- MESH DB:>SAMPLE>CHARACTERS>HERO>HERO_BODY.TMESH") != std::string::npos, r.out);
     const auto lod = run_cli({"totem", "show", (dir / "SAMPLE.DGC").string(), (dir / "SAMPLE.NGC").string(),
                               "DB:>SAMPLE>PROPS>CRATE.TLOD", "--json"});
     BOOST_REQUIRE_MESSAGE(lod.exit_code == 0, lod.err);

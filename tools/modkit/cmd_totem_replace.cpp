@@ -63,7 +63,7 @@ void show_character_tree(const mod::ByteReader& dgc, const Archive& archive, con
         Json j;
         j.begin_object().field("index", std::uint64_t(index)).field("kind", tree.kind)
             .field("name", names.display(rec.name_id)).field("bytes", std::uint64_t(rec.payload.size()));
-        const ByteReader p = payload_reader(dgc, archive, index);
+        const mod::ByteReader p = payload_reader(dgc, archive, index);
         if (tree.kind == "NODE") {
             const NodeLinks n = decode_node_links(p);
             j.field("parent", names.display(n.parent)).field("resource", names.display(n.resource))
@@ -82,7 +82,7 @@ void show_character_tree(const mod::ByteReader& dgc, const Archive& archive, con
     std::printf("record %zu: %s %s (%zu bytes)\n", index, tree.kind.c_str(), names.display(rec.name_id).c_str(),
                 rec.payload.size());
     try {
-        const ByteReader p = payload_reader(dgc, archive, index);
+        const mod::ByteReader p = payload_reader(dgc, archive, index);
         if (tree.kind == "NODE") {
             const NodeLinks n = decode_node_links(p);
             const char* tag = node_tag_name(n.tag);
