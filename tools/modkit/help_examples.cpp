@@ -92,6 +92,9 @@ const Table& table() {
         {"totem verify", {"modkit totem verify " + dgc}},
         {"totem export", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb"}},
         {"totem preview", {"modkit totem preview " + dgc + " " + ngc + " " + hero + " hero-skin.png"}},
+        {"totem replace", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb",
+                           "modkit totem replace " + dgc + " " + ngc + " 'DB:>SAMPLE>CHARACTERS>HERO>HERO.TNODE' hero.glb "
+                           "REPLACED.DGC --names-out REPLACED.NGC"}},
         {"totem reweight", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb",
                             "modkit totem reweight " + dgc + " " + ngc + " " + hero + " hero.glb REWEIGHTED.DGC --units file"}},
         {"totem textures", {"modkit totem textures " + dgc + " " + ngc + " textures",
