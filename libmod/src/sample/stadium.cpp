@@ -7,6 +7,7 @@
 #include "libmod/sample/payload.hpp"
 #include "libmod/stadium/archive.hpp"
 #include "libmod/stadium/builder.hpp"
+#include "sample/stadium_animations.hpp"
 
 #include <cstring>
 
@@ -110,42 +111,19 @@ Bytes build_model(std::size_t index) {
     outer.call(geometry[0]).end();
     const DlId outer_dl = m.add_display_list(std::move(outer));
 
-    // Skeletal animation: per bone a rotation channel with `frames` keys, constants otherwise.
-    const std::uint16_t frames = static_cast<std::uint16_t>(4 + index % 5);
-    SkeletalAnimation anim;
-    anim.flags = 0;
-    anim.frame_count = frames;
-    anim.scale = {1000};
-    anim.translation = {0};
-    for (int b = 0; b < bones; ++b) {
-        SkeletalAnimation::Channel c;
-        c.n_scale = 1;
-        c.scale_off = 1000;  // count 1: the offset is the constant (scale · 1000)
-        c.n_trans = 1;
-        c.trans_off = 0;
-        c.n_rot = static_cast<std::uint8_t>(frames);
-        c.rot_off = static_cast<std::uint16_t>(anim.rotation.size());
-        for (std::uint16_t f = 0; f < frames; ++f) anim.rotation.push_back(static_cast<std::int16_t>(f * 64 * (b + 1)));
-        anim.channels.push_back(c);
-    }
-    m.add_animation(std::move(anim));
-    const bool textured_anim = index % 3 == 0;
-    if (textured_anim) {
-        AuxAnimation aux;
-        aux.frame_count = 2;
-        aux.channels.push_back({2, 0});
-        aux.stream = {static_cast<std::uint8_t>(ci4), static_cast<std::uint8_t>(rgba)};
-        m.add_aux_animation(std::move(aux));
-    }
+    // Skeletal and texture animations (stadium_animations.cpp).
+    std::vector<std::int16_t> anim_textures;
+    for (const auto& mt : materials) anim_textures.push_back(mt.first);
+    add_sample_animations(m, index, bones, anim_textures);
 
     auto& s = m.layout();
     s.model_header().scale(0x10000, 0x10000, 0x10000).open();
     for (int b = 0; b < bones; ++b) {
         const auto& mt = materials[std::size_t(b) % materials.size()];
-        s.bone(static_cast<std::uint8_t>(b), 0, static_cast<std::uint8_t>(b), {0, static_cast<std::int16_t>(b ? 60 : 0), 0},
+        s.bone(static_cast<std::uint8_t>(b), 0, sample_bone_channel(index, bones, b), {0, static_cast<std::int16_t>(b ? 60 : 0), 0},
                {0, 0, 0});
         s.open();
-        s.material(1, (b == 0 && textured_anim) ? 0 : -1, material_dls[std::size_t(b) % materials.size()], mt.first,
+        s.material(1, sample_material_channel(index, b), material_dls[std::size_t(b) % materials.size()], mt.first,
                    mt.second, 0xFFFFFFFF);
         s.draw(1, geometry[std::size_t(b)]);
     }
@@ -226,6 +204,7 @@ Bytes stadium_rom() {
     const char audio[] = "modkit sample: audio bank archive stand-in";
     std::memcpy(&rom[model_archive_rom_end], audio, sizeof audio - 1);
 
+    write_sample_battle_tables(rom);  // pointer table in main code, rows at 0x70D3A0
     const auto crc = n64::compute_checksums(rom, stadium_sample_cic);
     endian::store_be32(&rom[0x10], crc.crc1);
     endian::store_be32(&rom[0x14], crc.crc2);

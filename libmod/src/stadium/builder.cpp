@@ -390,9 +390,11 @@ Bytes ModelBuilder::build() const {
         const auto& a = animations_[i];
         Bytes h(0x1C, 0);
         h[0] = std::uint8_t(a.flags >> 8); h[1] = std::uint8_t(a.flags);
+        h[2] = a.unknown2[0]; h[3] = a.unknown2[1];
         h[4] = std::uint8_t(std::uint16_t(a.start_frame) >> 8); h[5] = std::uint8_t(a.start_frame);
         h[6] = std::uint8_t(std::uint16_t(a.loop_frame) >> 8); h[7] = std::uint8_t(a.loop_frame);
-        const std::uint16_t channels = std::uint16_t(a.channels.size() * 3);
+        // One entry per descriptor (axis): the count the game bounds 3c + 2 against (§4.2).
+        const std::uint16_t channels = std::uint16_t(a.channels.size());
         h[8] = std::uint8_t(channels >> 8); h[9] = std::uint8_t(channels);
         h[0xA] = std::uint8_t(a.frame_count >> 8); h[0xB] = std::uint8_t(a.frame_count);
         const Blob hb = L.add(std::move(h), 4);
@@ -418,6 +420,7 @@ Bytes ModelBuilder::build() const {
         const auto& a = aux_animations_[i];
         Bytes h(0x14, 0);
         h[0] = std::uint8_t(a.flags >> 8); h[1] = std::uint8_t(a.flags);
+        h[2] = a.unknown2[0]; h[3] = a.unknown2[1];
         h[4] = std::uint8_t(std::uint16_t(a.start_frame) >> 8); h[5] = std::uint8_t(a.start_frame);
         h[6] = std::uint8_t(std::uint16_t(a.loop_frame) >> 8); h[7] = std::uint8_t(a.loop_frame);
         h[8] = std::uint8_t(a.channels.size() >> 8); h[9] = std::uint8_t(a.channels.size());

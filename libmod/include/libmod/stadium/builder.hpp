@@ -149,23 +149,27 @@ private:
 };
 
 // ---- animations --------------------------------------------------------------------------------
-// A skeletal animation (§7.2): header 0x1C, 10-byte channel entries, s16 scale/rotation/
-// translation streams. Streams are given as-is; channel entries index into them.
+// A skeletal animation (stadium_animation.md §4.2): header 0x1C, 10-byte descriptors, s16
+// scale/rotation/translation arrays (packed bit fields or Hermite keys are the caller's words).
+// Each `channels` entry is ONE descriptor (one axis): bone channel c uses entries 3c, 3c+1, 3c+2
+// (x, y, z), and the header's descriptor count (+0x08) is channels.size().
 struct SkeletalAnimation {
     std::uint16_t flags = 0;
+    std::array<std::uint8_t, 2> unknown2{};  // +0x02, kept as given
     std::int16_t start_frame = 0, loop_frame = 0;
     std::uint16_t frame_count = 1;
     struct Channel {
         std::uint8_t n_scale = 1, n_rot = 1, n_trans = 1, interp = 0;
         std::uint16_t scale_off = 0, rot_off = 0, trans_off = 0;
     };
-    std::vector<Channel> channels;  // the header's channel count = channels.size() * 3
+    std::vector<Channel> channels;  // descriptors; header count = channels.size()
     std::vector<std::int16_t> scale, rotation, translation;
 };
 
 // A texture (aux) animation (§7.3): 4-byte channel entries {count, offset}, u8 index stream.
 struct AuxAnimation {
     std::uint16_t flags = 0;
+    std::array<std::uint8_t, 2> unknown2{};  // +0x02, kept as given
     std::int16_t start_frame = 0, loop_frame = 0;
     std::uint16_t frame_count = 1;
     struct Channel {
