@@ -228,15 +228,15 @@ int pak_extract(const std::vector<std::string>& args, const Global& g) {
     auto pak = sh::read_pak(mod::read_file(in), in.string());
     // Every entry gets a file of its own (a repeated name included) and index.json maps the
     // files back to the entries, so an unedited extract -> repack gives the PAK back.
+    // The whole plan (every name, and the disk) is checked before the first file is written.
     const auto files = sh::pak_extract_files(pak);
-    mod::create_folder(dir);
-    for (std::size_t i = 0; i < pak.entries.size(); ++i) {
-        fs::path out = dir / files[i];
-        mod::create_folder(out.parent_path());
-        mod::write_file_atomic(out, pak.data(i), std::span<const fs::path>(&in, 1));
-    }
-    mod::write_file_atomic(dir / sh::pak_index_file_name, sh::pak_extract_index_json(pak, files),
-                           std::span<const fs::path>(&in, 1));
+    std::vector<mod::FolderFile> plan;
+    for (std::size_t i = 0; i < files.size(); ++i) plan.push_back({files[i], mod::index_path("pak.entries", i)});
+    plan.push_back({sh::pak_index_file_name, "index"});
+    const std::string index = sh::pak_extract_index_json(pak, files);
+    mod::write_folder(dir, plan, [&](std::size_t i) {
+        return i < files.size() ? pak.data(i) : mod::ByteView(reinterpret_cast<const std::uint8_t*>(index.data()), index.size());
+    }, std::span<const fs::path>(&in, 1), in.string());
     if (g.json) {
         Json j;
         j.begin_object().field("extracted", std::uint64_t(pak.entries.size())).field("dir", dir.string()).end_object();

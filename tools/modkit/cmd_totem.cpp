@@ -185,24 +185,28 @@ int totem_extract(const po::variables_map& vm, const Global& g) {
     std::string only = vm.count("type") ? vm["type"].as<std::string>() : "";
     auto entries = plan_extract(l.archive, l.names);
     std::vector<fs::path> inputs = {l.data_path, l.names_path};
-    // Created up front: an archive without records still extracts to a folder with its index.
-    mod::create_folder(out);
-    std::size_t written = 0;
+    // One plan, checked whole (every name, and the disk) before the first file is written. An
+    // archive without records still extracts to a folder with its index.
+    std::vector<mod::FolderFile> plan;
+    std::vector<const Record*> records;
     for (const auto& e : entries) {
         const Record& r = l.archive.records[e.index];
         if (!only.empty() && type_of(l, r) != only) continue;
-        fs::path p = out / fs::path(e.file);
-        mod::create_folder(p.parent_path());
-        mod::write_file_atomic(p, r.payload, inputs);
-        ++written;
+        plan.push_back({e.file, mod::index_path("dgc.record", e.index)});
+        records.push_back(&r);
     }
-    if (only.empty())
-        mod::write_file_atomic(out / index_file_name,
-                               extract_index_json(l.archive, l.names, entries,
-                                                  l.platform.value_or(l.archive.endian == mod::Endian::big
-                                                                          ? Platform::gamecube
-                                                                          : Platform::ps2)),
-                               inputs);
+    const std::size_t written = records.size();
+    std::string index;
+    if (only.empty()) {
+        index = extract_index_json(l.archive, l.names, entries,
+                                   l.platform.value_or(l.archive.endian == mod::Endian::big ? Platform::gamecube
+                                                                                            : Platform::ps2));
+        plan.push_back({index_file_name, "index"});
+    }
+    mod::write_folder(out, plan, [&](std::size_t i) {
+        return i < records.size() ? mod::ByteView(records[i]->payload)
+                                  : mod::ByteView(reinterpret_cast<const std::uint8_t*>(index.data()), index.size());
+    }, inputs, l.data_path.string());
     if (g.json) {
         Json j;
         j.begin_object().field("folder", out.string()).field("files", std::uint64_t(written))

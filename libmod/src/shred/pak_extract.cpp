@@ -1,9 +1,12 @@
 #include "libmod/shred/pak_extract.hpp"
 
 #include "libmod/core/error.hpp"
+#include "libmod/core/folder.hpp"
 
 #include "libmod/core/rapidjson.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 namespace mod::shred {
@@ -12,14 +15,15 @@ namespace {
 
 constexpr const char* index_format = "modkit-shred-pak-extract";
 
-// The name's segments: '\\' is a separator, empty and '.' segments go; usage error when nothing
-// is left, the name is absolute or a segment is "..".
-std::vector<std::string> segments(const std::string& name, std::size_t entry) {
-    const std::string where = index_path("pak.entries", entry);
+// The name's segments: '\\' is a separator, empty and '.' segments go. Nullopt for a name
+// that is not a safe relative path (empty, absolute, a ".." segment): its file is the name
+// itself, which check_folder_plan refuses naming the entry.
+std::optional<std::vector<std::string>> segments(const std::string& name) {
     std::vector<std::string> parts;
     std::string part;
+    bool escapes = false;
     const auto flush = [&] {
-        if (part == "..") throw Error(ErrorKind::usage, "entry name '" + name + "' escapes the output folder", {}, no_offset, where);
+        escapes = escapes || part == "..";
         if (!part.empty() && part != ".") parts.push_back(part);
         part.clear();
     };
@@ -28,8 +32,7 @@ std::vector<std::string> segments(const std::string& name, std::size_t entry) {
         else part += c;
     }
     flush();
-    if (name.empty() || name.front() == '/' || name.front() == '\\' || parts.empty())
-        throw Error(ErrorKind::usage, "entry name '" + name + "' is not a safe relative path", {}, no_offset, where);
+    if (escapes || name.empty() || name.front() == '/' || name.front() == '\\' || parts.empty()) return std::nullopt;
     return parts;
 }
 
@@ -53,8 +56,18 @@ std::vector<std::string> pak_extract_files(const Pak& pak) {
     std::set<std::string> folders;                      // every folder some file lies in
     std::vector<std::string> out;
     out.reserve(pak.entries.size());
+    std::vector<FolderFile> plan;
     for (std::size_t i = 0; i < pak.entries.size(); ++i) {
-        auto parts = segments(pak.entries[i].name, i);
+        const auto safe = segments(pak.entries[i].name);
+        if (!safe) {
+            std::string verbatim = pak.entries[i].name;
+            std::replace(verbatim.begin(), verbatim.end(), '\\', '/');
+            if (verbatim.empty()) verbatim = pak.entries[i].name;
+            plan.push_back({verbatim, index_path("pak.entries", i)});
+            out.push_back(verbatim);
+            continue;
+        }
+        auto parts = *safe;
         // A folder on the way that is already a file: the whole name becomes one file name.
         std::string prefix;
         for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
@@ -70,8 +83,10 @@ std::vector<std::string> pak_extract_files(const Pak& pak) {
         files.insert(path);
         for (std::size_t slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1))
             folders.insert(path.substr(0, slash));
+        plan.push_back({path, index_path("pak.entries", i)});
         out.push_back(path);
     }
+    check_folder_plan(plan, pak.file);
     return out;
 }
 

@@ -110,7 +110,7 @@ void check_replacement(const Archive& a, std::size_t i, const Bytes& content, co
 }  // namespace
 
 ExtractSummary extract_archive(const StadiumRom& rom, const Archive& a, const fs::path& dir, unsigned threads) {
-    create_folder(dir / "entries");
+    // Everything is decoded and the whole plan checked (folder.hpp) before the first write.
     auto decoded = parallel_map(a.entries.size(), [&](std::size_t i) {
         try {
             return decode_entry(a, i);
@@ -120,6 +120,7 @@ ExtractSummary extract_archive(const StadiumRom& rom, const Archive& a, const fs
         }
     }, threads);
     ExtractSummary s;
+    std::vector<FolderFile> plan;
     rapidjson::StringBuffer buffer;
     JsonWriter w(buffer);
     w.StartObject();
@@ -144,7 +145,7 @@ ExtractSummary extract_archive(const StadiumRom& rom, const Archive& a, const fs
         const auto& d = a.entries[i];
         const auto& e = decoded[i];
         const std::string name = entry_file_name(i, e);
-        write_file_atomic(dir / name, e.content);
+        plan.push_back({name, index_path("archive", i)});
         w.StartObject();
         put(w, "index", i);
         put(w, "model_id", i + 1);
@@ -184,7 +185,12 @@ ExtractSummary extract_archive(const StadiumRom& rom, const Archive& a, const fs
     w.EndArray();
     w.EndObject();
     std::string text = std::string(buffer.GetString()) + "\n";
-    write_file_atomic(dir / "index.json", std::string_view(text));
+    plan.push_back({"index.json", "index"});
+    write_folder(dir, plan, [&](std::size_t i) {
+        return i < decoded.size() ? ByteView(decoded[i].content)
+                                  : ByteView(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+    }, {}, rom.file);
+    create_folder(dir / "entries");  // also for an archive without entries
     return s;
 }
 

@@ -6,9 +6,13 @@
 // goes through create_folder, and io_error turns a filesystem_error that escaped anyway into
 // the io error it is, naming the path.
 
+#include "libmod/core/bytes.hpp"
 #include "libmod/core/error.hpp"
 
 #include <filesystem>
+#include <functional>
+#include <span>
+#include <string>
 #include <system_error>
 
 namespace mod {
@@ -21,5 +25,43 @@ void create_folder(const std::filesystem::path& dir);
 Error io_error(const std::filesystem::path& path, std::string_view action, std::error_code ec);
 // The same for a filesystem_error (names its first path, or both when it has two).
 Error io_error(const std::filesystem::filesystem_error& e);
+
+// ---- Extraction plans: a whole output folder checked before its first file is written ------
+// `shred pak extract`, `stadium extract` and `totem extract` each turn their entries into one
+// plan and write it with write_folder: a name the file system cannot hold, a name that would
+// leave the folder, or something in the way on disk is one clean error naming the entry, and
+// nothing is written.
+
+struct FolderFile {
+    std::string path;   // relative to the output folder, '/'-separated
+    std::string entry;  // the structure path of what it comes from, for errors ("pak.entries[2]")
+};
+
+inline constexpr std::size_t max_segment_bytes = 255;  // a folder name (NAME_MAX)
+// A file name: NAME_MAX less the room its temporary file (".NAME.tmp.PID.N") needs.
+inline constexpr std::size_t max_file_name_bytes = 215;
+inline constexpr std::size_t max_path_bytes = 4095;  // the folder and the file (PATH_MAX - 1)
+
+// The names alone. Every path must be relative ('/'-separated, not starting with '/'), hold no
+// '\\', NUL or other control byte, no empty, "." or ".." segment (format error); folder names
+// at most max_segment_bytes, the file name at most max_file_name_bytes and the path at most
+// max_path_bytes (limit error); no two files on one path and no file where another file needs
+// a folder (conflict). The error's structure path is the entry's, `file` its file.
+void check_folder_plan(std::span<const FolderFile> plan, const std::string& file = {});
+
+// check_folder_plan, then the disk: `dir` joined with each path within max_path_bytes (limit),
+// each folder on the way that exists is a folder, each file that exists a regular file (io,
+// naming the entry and the path), and no file is one of `inputs` (conflict).
+void check_folder_plan(const std::filesystem::path& dir, std::span<const FolderFile> plan,
+                       std::span<const std::filesystem::path> inputs, const std::string& file = {});
+
+// Writes a plan all or none: check_folder_plan with the disk, then `dir`, the folders and each
+// file i with the bytes content(i) returns (written atomically, in plan order). When a write
+// fails anyway (disk full, a file system that refuses a name), the files this call created and
+// the folders it made are removed before the error goes on; a file it replaced keeps its new
+// bytes.
+void write_folder(const std::filesystem::path& dir, std::span<const FolderFile> plan,
+                  const std::function<ByteView(std::size_t)>& content,
+                  std::span<const std::filesystem::path> inputs = {}, const std::string& file = {});
 
 }  // namespace mod

@@ -19,8 +19,10 @@ namespace mod::shred {
 
 inline constexpr const char* pak_index_file_name = "index.json";
 
-// The file of every entry (relative to the folder), in table order, all distinct. Usage error
-// naming the entry when a name is empty, absolute or has a ".." segment.
+// The file of every entry (relative to the folder), in table order, all distinct, checked by
+// mod::check_folder_plan (core/folder.hpp): an error naming pak.entries[i] when a name is
+// empty, absolute, has a ".." segment, a control byte, or a segment or path too long for the
+// file system (format or limit; nothing is planned, so nothing is written).
 std::vector<std::string> pak_extract_files(const Pak& pak);
 
 // DIR/index.json: {"format": "modkit-shred-pak-extract", "version": 1, "entries": [{"index",
