@@ -16,8 +16,9 @@
 //  * archive end .. 0x15C0000: 0xFF fill (the sample's choice of tail padding, so tools that
 //    assume zero padding are caught); 0x15C0000: a stand-in audio archive header.
 // Each model is built with stadium::ModelBuilder: 2..5 bones with cross-bone vertex-cache
-// reuse, CI4/CI8/RGBA16 textures, 16- and 256-colour TLUTs, a skeletal animation, and a
-// texture animation on every third model.
+// reuse, CI4/CI8/RGBA16 textures, 16- and 256-colour TLUTs, two or three skeletal animations
+// (packed 12/16-bit, Hermite) and two texture animations on every third model; the battle
+// tables at 0x767D0 / 0x70D3A0 (stadium_animations.cpp, doc/formats/stadium-sample.md).
 
 #include "libmod/core/bytes.hpp"
 #include "libmod/n64/rom.hpp"
