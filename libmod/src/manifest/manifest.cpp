@@ -238,7 +238,7 @@ void lenient_checks(const JsonSource& src, const fs::path& dir, std::vector<Diag
             if (!e.IsObject() || !e.HasMember("op") || !e["op"].IsString()) continue;
             auto [lo, hi] = detail::operations().equal_range(e["op"].GetString());
             for (auto it = lo; it != hi; ++it)
-                if (it->second.marker && it->second.game && to_string(*it->second.game) == game->value.GetString() &&
+                if (it->second.marker && it->second.game && std::string(to_string(*it->second.game)) == game->value.GetString() &&
                     !e.HasMember(it->second.marker))
                     out.push_back(src.at("/edits/" + std::to_string(i), "a " + std::string(game->value.GetString()) + " \"" +
                                                                         it->first + "\" names its record with \"" +
