@@ -9,6 +9,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <fstream>
 
 using namespace mod::stadium;
@@ -112,6 +113,61 @@ BOOST_AUTO_TEST_CASE(refusals_exit_codes_and_nothing_written) {
     r = run({rom, e, "0", (dir / "missing.glb").string(), out.string()});
     BOOST_TEST(r.exit_code == 4);
     BOOST_TEST(!fs::exists(out));
+}
+
+// The exporter's animations (`stadium export --animations`: joints bone<i>_id<id>, node TRS = the
+// bone's T, R, S, extras.modkit_skeletal) replace every skeletal animation of every model:
+// translations and scales come back exactly, rotations as the same bone matrices, header
+// fields as they were.
+BOOST_AUTO_TEST_CASE(exporter_round_trip) {
+    const stadiumtest::SampleRom sr;
+    modtest::TempDir dir;
+    const std::string rom = stadiumtest::sample_rom().string();
+    std::size_t replaced = 0;
+    for (std::size_t e = 0; e < sr.archive.entries.size(); ++e) {
+        if (!decode_entry(sr.archive, e).is_fragment) continue;
+        const Model m = read_archive_model(sr.archive, e);
+        const auto before = read_animations(m);
+        if (before.skeletal.empty()) continue;
+        const fs::path glb = dir / ("m" + std::to_string(e) + ".glb");
+        auto r = modtest::run_cli({"stadium", "export", rom, std::to_string(e), glb.string(), "--animations"});
+        BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+        for (const auto& old : before.skeletal) {
+            const fs::path out = dir / ("m" + std::to_string(e) + "_" + std::to_string(old.index) + ".z64");
+            // No --animation: the file holds every animation; extras.modkit_skeletal.index picks it.
+            r = modtest::run_cli({"stadium", "animation", "replace", rom, std::to_string(e), std::to_string(old.index),
+                                  glb.string(), out.string()});
+            BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+            ++replaced;
+            const StadiumRom rom2 = load_rom(out);
+            const Model after = read_archive_model(read_archive(rom2), e);
+            const auto n = read_animations(after).skeletal.at(old.index);
+            BOOST_TEST(n.frame_count == old.frame_count);
+            BOOST_TEST(n.hold() == old.hold());
+            BOOST_TEST(n.loop_frame == old.loop_frame);
+            BOOST_TEST(n.start_frame == old.start_frame);
+            for (std::int32_t f = 0; f < old.frame_count; ++f) {
+                const auto want = sample_bones(m, old, f), got = sample_bones(after, n, f);
+                for (std::size_t b = 0; b < m.bones.size(); ++b) {
+                    const auto mw = rotation_matrix({double(want[b].rotation[0]), double(want[b].rotation[1]), double(want[b].rotation[2])});
+                    const auto mg = rotation_matrix({double(got[b].rotation[0]), double(got[b].rotation[1]), double(got[b].rotation[2])});
+                    double gap = 0;
+                    for (int i = 0; i < 9; ++i) gap = std::max(gap, std::fabs(mw[i] - mg[i]));
+                    for (int k = 0; k < 3; ++k) {
+                        if (old.hermite()) {
+                            BOOST_TEST_REQUIRE(std::fabs(got[b].translation[k] - want[b].translation[k]) <= 0.5 + 1e-4);
+                            BOOST_TEST_REQUIRE(std::fabs(got[b].scale[k] - want[b].scale[k]) <= 0.0005 + 1e-6);
+                        } else {
+                            BOOST_TEST_REQUIRE(got[b].translation[k] == want[b].translation[k]);
+                            BOOST_TEST_REQUIRE(got[b].scale[k] == want[b].scale[k]);
+                        }
+                    }
+                    BOOST_TEST_REQUIRE(gap < (old.hermite() ? 2.5e-3 : 1e-5));
+                }
+            }
+        }
+    }
+    BOOST_TEST(replaced >= 4u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -221,6 +221,32 @@ BOOST_AUTO_TEST_CASE(refusals_name_what_cannot_be_written) {
     }
 }
 
+// A header two root entries share: a new header is appended for the replaced index (its pointer
+// words get relocation entries) and the other entry keeps the old one.
+BOOST_AUTO_TEST_CASE(shared_header_gets_a_new_one) {
+    const Model base = read_model(five_bone_model(), "r.fragment");
+    FragmentImage share(base.fragment);
+    const std::uint32_t root_array = base.offset_of(base.root.animations, "root.animations");
+    share.set_pointer(root_array + 4, base.map.animations[0]);  // entry 1 → animation 0's header
+    for (std::uint32_t k = 0; k < 4; ++k) share.remove_pointer(base.map.animations[1] + 0xC + 4 * k);  // header 1: unreferenced
+    const Model m = read_model(share.build(), "r.fragment");
+    BOOST_TEST_REQUIRE(m.map.animations[1] == m.map.animations[0]);
+    FragmentImage image(m.fragment);
+    const auto rep = replace_animation(m, image, 1, animtest::make_glb(names(), {walk()}), "walk.glb");
+    BOOST_TEST(rep.header != m.map.animations[0]);
+    BOOST_TEST(rep.header >= m.fragment.body.size());
+    for (std::uint32_t k = 0; k < 4; ++k) BOOST_TEST(image.has_pointer(rep.header + 0xC + 4 * k));
+    const Model after = read_model(image.build(), "r.fragment");
+    BOOST_TEST(cross_check(after.fragment, after.map).ok());
+    BOOST_TEST(after.map.animations[0] == m.map.animations[0]);
+    BOOST_TEST(after.map.animations[1] == rep.header);
+    BOOST_TEST(same_data(read_skeletal_animation(m, 0), read_skeletal_animation(after, 0)));
+    const auto n = read_skeletal_animation(after, 1);
+    BOOST_TEST(n.frame_count == 31);
+    for (std::size_t c = 0; c < 3; ++c)
+        for (std::int32_t fr = 0; fr < 31; ++fr) BOOST_TEST_REQUIRE((sample_channel(n, c, fr) == rep.expected[c][fr]));
+}
+
 // Export → replace → decode on the sample ROM: every skeletal animation of every model,
 // re-encoded from a glTF animation of its own sampled poses, samples back within quantisation
 // (exactly for packed originals), and every other animation and entry stays byte-identical.

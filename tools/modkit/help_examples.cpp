@@ -67,6 +67,8 @@ const Table& table() {
         {"stadium texture", {"modkit stadium textures " + rom + " 0 tex",
                              "modkit stadium texture replace " + rom + " 0 new.z64 --texture 0 --png tex/tex000.png"}},
         {"stadium export", {"modkit stadium export " + rom + " 0 model0.glb"}},
+        {"stadium animation", {"modkit stadium export " + rom + " 3 m3.glb --animations",
+                               "modkit stadium animation replace " + rom + " 3 0 m3.glb anim.z64"}},
         {"stadium animations", {"modkit stadium animations " + rom + " 0", "modkit stadium animations " + rom + " 3 --dump --json"}},
         {"stadium moves", {"modkit stadium moves " + rom + " 0"}},
         {"stadium textures", {"modkit stadium textures " + rom + " 1 textures1"}},

@@ -59,6 +59,10 @@ std::size_t pick_animation(const gltf::File& f, const std::string& file, std::si
     if (f.animations.size() == 1) return 0;
     std::vector<std::size_t> hits;
     for (std::size_t i = 0; i < f.animations.size(); ++i)
+        if (f.animations[i].index && *f.animations[i].index == std::int64_t(index)) hits.push_back(i);
+    if (hits.size() == 1) return hits[0];
+    hits.clear();
+    for (std::size_t i = 0; i < f.animations.size(); ++i)
         if (names_index(f.animations[i].name, index)) hits.push_back(i);
     if (hits.size() == 1) return hits[0];
     fail(ErrorKind::usage, file, "the file has " + std::to_string(f.animations.size()) + " animations (" + names_text(names) +
@@ -166,15 +170,18 @@ AnimationReplaceReport replace_animation(const Model& model, FragmentImage& imag
                     source_name, no_offset, "glb.json." + anim_path);
 
     // Frames and timing.
+    // The keys decide the length (an edited file may be longer or shorter than its extras say).
     std::int64_t frames = 0;
-    if (a.frame_count) frames = *a.frame_count;
-    else if (a.duration * frames_per_second > 65534.5) frames = 65536;
+    if (a.duration * frames_per_second > 65534.5) frames = 65536;
     else frames = std::llround(a.duration * frames_per_second) + 1;
     if (frames < 1 || frames > 0xFFFF)
         throw Error(ErrorKind::limit, "the animation has " + std::to_string(frames) + " frames at 30 fps (" +
                                           std::to_string(a.duration) + " s); the header's frame count is a u16 (1..65535)",
                     source_name);
     rep.frame_count = static_cast<std::uint16_t>(frames);
+    if (a.frame_count && *a.frame_count != frames)
+        rep.warnings.push_back("extras.frame_count says " + std::to_string(*a.frame_count) + " frames; the keys span " +
+                               std::to_string(frames) + " at 30 fps, which are written");
     rep.hold = a.hold.value_or(old.hold());
     auto frame_field = [&](const std::optional<std::int64_t>& given, std::int16_t original, const char* what) -> std::int16_t {
         if (given) {

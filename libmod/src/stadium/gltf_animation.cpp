@@ -155,14 +155,20 @@ private:
         if (!v.IsObject()) fail(path, "expected an object");
         if (v.HasMember("name") && v["name"].IsString()) a.name = v["name"].GetString();
         if (v.HasMember("extras") && v["extras"].IsObject()) {
-            const Value& e = v["extras"];
-            auto integer = [&](const char* k, std::optional<std::int64_t>& out) {
-                if (e.HasMember(k) && e[k].IsInt64()) out = e[k].GetInt64();
-            };
-            integer("frame_count", a.frame_count);
-            integer("loop_frame", a.loop_frame);
-            integer("start_frame", a.start_frame);
-            if (e.HasMember("hold") && e["hold"].IsBool()) a.hold = e["hold"].GetBool();
+            // Top-level keys, or the exporter's extras.modkit_skeletal object (which wins).
+            for (const Value* e : {&v["extras"], v["extras"].HasMember("modkit_skeletal") && v["extras"]["modkit_skeletal"].IsObject()
+                                                     ? &v["extras"]["modkit_skeletal"]
+                                                     : nullptr}) {
+                if (!e) continue;
+                auto integer = [&](const char* k, std::optional<std::int64_t>& out) {
+                    if (e->HasMember(k) && (*e)[k].IsInt64()) out = (*e)[k].GetInt64();
+                };
+                integer("frame_count", a.frame_count);
+                integer("loop_frame", a.loop_frame);
+                integer("start_frame", a.start_frame);
+                integer("index", a.index);
+                if (e->HasMember("hold") && (*e)["hold"].IsBool()) a.hold = (*e)["hold"].GetBool();
+            }
         }
         const auto& samplers = array(member(v, "samplers", path), path + ".samplers");
         const auto& channels = array(member(v, "channels", path), path + ".channels");

@@ -44,8 +44,9 @@ struct Animation {
     std::vector<Channel> channels;  // weights channels are skipped (counted in skipped_weights)
     std::size_t skipped_weights = 0;
     double duration = 0;  // largest input time
-    // extras the exporter may record (all optional): frame_count, hold, loop_frame, start_frame.
-    std::optional<std::int64_t> frame_count, loop_frame, start_frame;
+    // extras the exporter records (all optional), as top-level keys or in extras.modkit_skeletal:
+    // frame_count, hold, loop_frame, start_frame, index (the skeletal animation it came from).
+    std::optional<std::int64_t> frame_count, loop_frame, start_frame, index;
     std::optional<bool> hold;
 };
 

@@ -6,12 +6,14 @@
 // ("bone<i>_id<id>", export.hpp); a channel on any other node is an error listing every such
 // name. Each node's translation / rotation / scale is taken as the bone's local T, R, S of the
 // game's T·Rz·Ry·Rx·S (model units, a quaternion, factors), sampled at f / 30 s for frames
-// f = 0 … frame_count − 1 (frame_count = extras.frame_count, else round(duration · 30) + 1), the
+// f = 0 … frame_count − 1 (frame_count = round(duration · 30) + 1; a different extras.frame_count
+// is warned about), the
 // quaternion turned back into the game's Euler angles (euler_from_matrix, each frame's reference
 // the previous frame's angles, frame 0's the bind rotation). A path the animation does not
 // drive, and every bone it does not animate, keeps the bone's bind value (0x1D). Loop/hold and
 // the start frame: the animation's extras (hold, loop_frame, start_frame) when present, else the
-// replaced animation's own header values.
+// replaced animation's own header values. Extras are read as top-level keys or in the exporter's
+// extras.modkit_skeletal object.
 //
 // Channels: the animation gets max(the replaced animation's channel count, 1 + the largest bone
 // channel byte other than 0xFF) channels; a channel no bone uses gets identity constants. Bones
@@ -44,7 +46,9 @@ namespace mod::stadium {
 
 struct AnimationReplaceOptions {
     // The glTF animation to take: its name, or its index in the file ("2"). Default: the only
-    // one; with several, the one named "animation<INDEX>…"/"anim<INDEX>…" when exactly one is.
+    // one; with several, the one whose extras say it came from skeletal animation INDEX
+    // (modkit_skeletal.index), else the one named "animation<INDEX>…"/"anim<INDEX>…", when
+    // exactly one does.
     std::optional<std::string> animation;
 };
 
