@@ -151,25 +151,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
     ReplaceReport report;
     auto items = replace_meshes(dgc, archive, names, *target, std::move(source), options, &report);
     RepackReport packed_report;
-    const Archive packed = repack(archive, std::move(items), &packed_report);
-    const mod::Bytes encoded = encode_archive(packed);
-
-    // The result must decode and pass every check `totem verify` makes (no new mismatch).
-    const mod::ByteReader check(encoded, packed.endian, out.string(), "dgc");
-    const auto before = verify_archive(dgc, archive);
-    std::size_t mismatches_before = 0, mismatches_after = 0;
-    for (const auto& v : before)
-        for (const auto& f : v.findings) mismatches_before += f.level == Finding::Level::mismatch;
-    for (const auto& v : verify_archive(check, decode_archive(check))) {
-        if (!v.decoded || !v.round_trip)
-            throw mod::Error(mod::ErrorKind::format, "internal check: the new archive's record " + std::to_string(v.index) +
-                                                         " does not decode or re-encode (" + v.error + "); nothing written");
-        for (const auto& f : v.findings) mismatches_after += f.level == Finding::Level::mismatch;
-    }
-    if (mismatches_after > mismatches_before)
-        throw mod::Error(mod::ErrorKind::format, "internal check: `totem verify` would report " +
-                                                     std::to_string(mismatches_after - mismatches_before) +
-                                                     " new mismatch(es) on the result; nothing written");
+    const mod::Bytes encoded = repack_checked(dgc, archive, std::move(items), &packed_report);  // verified
 
     mod::write_file_atomic(out, encoded, inputs);
     if (!names_out.empty()) mod::write_file_atomic(names_out, names.encode(), inputs);

@@ -1,19 +1,23 @@
-// TotemTech operations: skin.reweight, record.replace, record.add, record.remove. Each is a
+// TotemTech operations: skin.reweight, mesh.replace, record.replace, record.add, record.remove. Each is a
 // thin call into libmod/totem (reweight_skin_record, the repacker, the name table); the archive
 // in the workspace is the file's own bytes, and every apply re-encodes it (records may move
 // between chunks, so every edit shares the whole file).
 #include "operation.hpp"
 
+#include "libmod/scene/bone_map.hpp"
 #include "libmod/scene/import.hpp"
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/names.hpp"
+#include "libmod/totem/node.hpp"
 #include "libmod/totem/repack.hpp"
+#include "libmod/totem/replace.hpp"
 #include "libmod/totem/scene_bridge.hpp"
 #include "libmod/totem/skin.hpp"
 #include "libmod/totem/verify.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace mod::manifest::detail {
 
@@ -291,6 +295,108 @@ void apply_skin_reweight(EditEnv& env, ReportOut& r) {
     commit(env, a, std::move(items), r);
 }
 
+// ---- mesh.replace (totemtech: "character") ----------------------------------------------------
+
+void plan_mesh_replace(const EditEnv& env, PlannedEdit& out) {
+    const Archive a = decode(env, env.target.current);
+    const NameTable names = names_of(env);
+    const std::size_t index = locate(env, "character", a, names);
+    model_import_options(env);  // a bad "axis" is found when planning
+    std::vector<std::size_t> meshes;
+    try {
+        meshes = character_meshes(dgc_reader(env, a), a, index);
+    } catch (const ManifestError&) {
+        throw;
+    } catch (const Error& e) {
+        env.fail("character", e.what(), e.kind());
+    }
+    if (meshes.empty())
+        env.fail("character", "record '" + env.text("character") + "' leads to no MESH (NODE -> LOD -> SKIN -> MESH)");
+    std::set<std::int32_t> ids;
+    for (auto m : meshes) {
+        ids.insert(a.records[m].name_id);
+        const std::string label = label_of(names, a.records[m].name_id);
+        out.touches.push_back(touch(env.target, record_region(label), 0, to_end, true, "rebuilt from " + env.text("source")));
+    }
+    for (std::size_t i = 0; i < a.records.size(); ++i) {
+        if (record_kind(a.records[i]) != RecordKind::skin) continue;
+        try {
+            const Skin s = decode_skin(payload_reader(dgc_reader(env, a), a, i));
+            if (std::any_of(s.mesh_ids.begin(), s.mesh_ids.end(), [&](std::int32_t id) { return ids.count(id) != 0; }))
+                out.touches.push_back(touch(env.target, record_region(label_of(names, a.records[i].name_id)), 0, to_end, true,
+                                            "its vertex groups on the replaced MESHes, rebuilt from the source's weights"));
+        } catch (const Error&) {
+            // A SKIN we cannot decode names nothing we know of (totem verify says why).
+        }
+    }
+    add_archive_touches(env, out);
+    out.limits.push_back("at most 65,536 positions, UVs and normals per MESH (16-bit ids); more is refused");
+    out.limits.push_back("source materials must be the MESH's or MATERIAL/MATERIALANIM records of the archive (by name)");
+    out.limits.push_back("bones map onto vertex groups by name or \"bone_map\"; a weighted bone with no group is an error");
+    out.summary = "replace the " + std::to_string(meshes.size()) + " MESH(es) of " + label_of(names, a.records[index].name_id) +
+                  " from " + env.text("source");
+}
+
+void apply_mesh_replace(EditEnv& env, ReportOut& r) {
+    const Archive a = decode(env, env.target.current);
+    const NameTable names = names_of(env);
+    const std::size_t index = locate(env, "character", a, names);
+    ReplaceOptions options;
+    if (env.has("bone_map")) {
+        const Bytes text = env.read("bone_map");
+        try {
+            options.bone_map = scene::parse_bone_map(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()),
+                                                     env.path("bone_map").string());
+        } catch (const Error& e) {
+            env.fail("bone_map", e.what(), e.kind());
+        }
+    }
+    scene::Scene source;
+    try {
+        source = scene::import_file(env.path("source"), model_import_options(env));
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::io) throw;
+        env.fail("source", e.what(), e.kind());
+    }
+    const ByteReader dgc = dgc_reader(env, a);
+    ReplaceReport rep;
+    auto items = replace_meshes(dgc, a, names, index, std::move(source), options, &rep);
+    RepackReport packed_report;
+    Archive packed;
+    Bytes encoded = repack_checked(dgc, a, std::move(items), &packed_report, &packed);
+
+    r.set("character", label_of(names, a.records[index].name_id)).set("source", env.text("source")).set("skinned", rep.skinned);
+    rapidjson::Value meshes(rapidjson::kArrayType), skins(rapidjson::kArrayType), kept(rapidjson::kArrayType);
+    for (const auto& m : rep.meshes) {
+        rapidjson::Value o(rapidjson::kObjectType), notes(rapidjson::kArrayType);
+        o.AddMember("mesh", r.str(m.name), r.a).AddMember("positions", std::uint64_t(m.positions), r.a)
+            .AddMember("texcoords", std::uint64_t(m.texcoords), r.a).AddMember("normals", std::uint64_t(m.normals), r.a)
+            .AddMember("triangles", std::uint64_t(m.triangles), r.a).AddMember("strips", std::uint64_t(m.build.strips), r.a)
+            .AddMember("degenerate_dropped", std::uint64_t(m.build.degenerate_dropped), r.a);
+        for (const auto& n : m.build.notes) notes.PushBack(r.str(n), r.a);
+        o.AddMember("notes", notes, r.a);
+        meshes.PushBack(o, r.a);
+    }
+    for (const auto& s : rep.skins) {
+        rapidjson::Value o(rapidjson::kObjectType), notes(rapidjson::kArrayType);
+        o.AddMember("skin", r.str(s.name), r.a)
+            .AddMember("subsections_rewritten", std::uint64_t(s.rebuild.subsections_rewritten), r.a)
+            .AddMember("subsections_added", std::uint64_t(s.rebuild.subsections_added), r.a)
+            .AddMember("subsections_emptied", std::uint64_t(s.rebuild.subsections_emptied), r.a);
+        for (const auto& n : s.rebuild.notes) notes.PushBack(r.str(n), r.a);
+        o.AddMember("notes", notes, r.a);
+        skins.PushBack(o, r.a);
+    }
+    for (const auto& k : rep.kept_meshes) {
+        kept.PushBack(r.str(k), r.a);
+        r.warn("MESH " + k + ": no source mesh is named after it: kept unchanged");
+    }
+    for (const auto& w : rep.warnings) r.warn(w);
+    r.set("meshes", std::move(meshes)).set("skins", std::move(skins)).set("kept_meshes", std::move(kept));
+    env.target.current = std::move(encoded);
+    report_repack(r, packed_report, packed);
+}
+
 // ---- record.replace ----------------------------------------------------------------------------
 
 void plan_record_replace(const EditEnv& env, PlannedEdit& out) {
@@ -451,6 +557,7 @@ void apply_record_remove(EditEnv& env, ReportOut& r) {
 void register_totem_ops(OpTable& ops) {
     const Game g = Game::totemtech;
     add_op(ops, OpInfo{"skin.reweight", g, plan_skin_reweight, apply_skin_reweight});
+    add_op(ops, OpInfo{"mesh.replace", g, plan_mesh_replace, apply_mesh_replace, "character"});
     add_op(ops, OpInfo{"record.replace", g, plan_record_replace, apply_record_replace});
     add_op(ops, OpInfo{"record.add", g, plan_record_add, apply_record_add});
     add_op(ops, OpInfo{"record.remove", g, plan_record_remove, apply_record_remove});

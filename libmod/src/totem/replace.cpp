@@ -351,4 +351,29 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
     return items;
 }
 
+Bytes repack_checked(const ByteReader& dgc, const Archive& archive, std::vector<RepackItem> items, RepackReport* report,
+                     Archive* packed_out) {
+    Archive packed = repack(archive, std::move(items), report);
+    Bytes encoded = encode_archive(packed);
+    auto count = [](const std::vector<RecordVerdict>& verdicts) {
+        std::size_t n = 0;
+        for (const auto& v : verdicts)
+            for (const auto& f : v.findings) n += f.level == Finding::Level::mismatch;
+        return n;
+    };
+    const ByteReader check(encoded, packed.endian, dgc.file(), "dgc");
+    const auto after = verify_archive(check, decode_archive(check));
+    for (const auto& v : after)
+        if (!v.decoded || !v.round_trip)
+            throw Error(ErrorKind::format, "internal check: the new archive's record " + std::to_string(v.index) +
+                                               " does not decode or re-encode" + (v.error.empty() ? "" : " (" + v.error + ")") +
+                                               "; nothing written");
+    const std::size_t before_n = count(verify_archive(dgc, archive)), after_n = count(after);
+    if (after_n > before_n)
+        throw Error(ErrorKind::format, "internal check: `totem verify` would report " + std::to_string(after_n - before_n) +
+                                           " new mismatch(es) on the result; nothing written");
+    if (packed_out) *packed_out = std::move(packed);
+    return encoded;
+}
+
 }  // namespace mod::totem

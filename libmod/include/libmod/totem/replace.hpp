@@ -81,4 +81,11 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& arc
                                        std::size_t target, scene::Scene source, const ReplaceOptions& options = {},
                                        ReplaceReport* report = nullptr);
 
+// Repacks `items` over `archive` (decoded from `dgc`) and checks the result as `totem verify`
+// would: every SKIN and MESH must decode and re-encode to its bytes, and the number of
+// mismatches with the documented facts must not grow. Throws format (nothing is returned)
+// otherwise. Returns the new archive's bytes.
+Bytes repack_checked(const ByteReader& dgc, const Archive& archive, std::vector<RepackItem> items,
+                     RepackReport* report = nullptr, Archive* packed = nullptr);
+
 }  // namespace mod::totem
