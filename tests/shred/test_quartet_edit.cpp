@@ -32,7 +32,7 @@ BOOST_AUTO_TEST_SUITE(shred_quartet)
 BOOST_AUTO_TEST_CASE(sample_quartets_fit_the_hypothesis) {
     auto pak = char_pak();
     auto qs = find_quartets(pak);
-    BOOST_REQUIRE_EQUAL(qs.size(), 2u);
+    BOOST_REQUIRE_EQUAL(qs.size(), 4u);  // skater01, skater02, skater03, board01 (static)
     BOOST_CHECK_EQUAL(qs[0].base, "skater01");
     auto files = quartet_files(pak, qs[0]);
     auto m = read_quartet(files, "skater01");
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(full_replacement_grows_and_shrinks) {
         // Whole PAK route, then re-scan the PAK.
         auto pak_bytes = replace_mesh_in_pak(pak, "SKATER01", 1, mesh);
         auto pak2 = read_pak(pak_bytes, "new.pak");
-        all_valid(pak_bytes, 6);
+        all_valid(pak_bytes, 8);
         auto again = read_quartet(quartet_files(pak2, find_quartets(pak2)[0]));
         BOOST_CHECK_EQUAL(again.meshes[1].stream.vertices.size(), n);
         // Entries outside the quartet are untouched.
@@ -223,10 +223,11 @@ BOOST_AUTO_TEST_CASE(replacement_refused_where_the_hypothesis_does_not_fit) {
 
 BOOST_AUTO_TEST_CASE(scan_finds_meshes_in_any_file) {
     auto pak = char_pak();
-    all_valid(pak.raw, 6);
+    all_valid(pak.raw, 8);  // skater01: 4, skater02: 2, skater03: 2 (board01 is not skinned)
     auto found = scan(pak.raw, "char");
     for (const auto& m : found) {
-        BOOST_CHECK(m.processed);
+        // skater03's second mesh is the forge's unprocessed one (flag word 0).
+        BOOST_CHECK_EQUAL(m.processed, m.metadata_offset != found[7].metadata_offset);
         BOOST_CHECK(m.footer_present);
         BOOST_REQUIRE(!m.format_mask_at.empty());
         BOOST_CHECK_EQUAL(m.format_mask_at[0], quartet_v1::descriptor_format_mask);
@@ -277,10 +278,10 @@ BOOST_AUTO_TEST_CASE(same_topology_edit_in_place) {
     edits[2].tangent_sign = -1.0f;
     EditReport rep;
     auto out = apply_edits(pak.raw, edits, "char", {}, &rep);
-    BOOST_CHECK_EQUAL(rep.meshes_found, 6u);
+    BOOST_CHECK_EQUAL(rep.meshes_found, 8u);
     BOOST_CHECK_GE(rep.vertices_changed, 2u);
     BOOST_CHECK_EQUAL(out.size(), pak.raw.size());
-    all_valid(out, 6);
+    all_valid(out, 8);
     // Only the edited streams' bytes changed.
     std::size_t diff_outside = 0;
     for (std::size_t i = 0; i < out.size(); ++i) {
@@ -323,7 +324,7 @@ BOOST_AUTO_TEST_CASE(scan_show_list_conformance) {
     auto pak = (shredtest::sample_dir() / "char_sample.pak").string();
     auto r = modtest::run_cli({"shred", "scan", pak, "--json"});
     BOOST_CHECK_EQUAL(r.exit_code, 0);
-    BOOST_CHECK_NE(r.out.find("\"meshes_found\": 6"), std::string::npos);
+    BOOST_CHECK_NE(r.out.find("\"meshes_found\": 8"), std::string::npos);
     r = modtest::run_cli({"shred", "show", pak});
     BOOST_CHECK_EQUAL(r.exit_code, 0);
     BOOST_CHECK_NE(r.out.find("skeleton: 120 bones"), std::string::npos);
@@ -333,8 +334,8 @@ BOOST_AUTO_TEST_CASE(scan_show_list_conformance) {
     BOOST_CHECK_NE(r.out.find("\"vertices\""), std::string::npos);
     r = modtest::run_cli({"shred", "conformance", pak, (shredtest::sample_dir() / "layer_sample.pak").string()});
     BOOST_CHECK_EQUAL(r.exit_code, 0);
-    BOOST_CHECK_NE(r.out.find("weight-desc  reproduces 12 of 12 streams"), std::string::npos);
-    BOOST_CHECK_NE(r.out.find("count-desc   reproduces 0 of 12"), std::string::npos);
+    BOOST_CHECK_NE(r.out.find("weight-desc  reproduces 14 of 14 streams"), std::string::npos);
+    BOOST_CHECK_NE(r.out.find("count-desc   reproduces 0 of 14"), std::string::npos);
     r = modtest::run_cli({"shred", "pak", "list", (shredtest::sample_dir() / "nothing.pak").string()});
     BOOST_CHECK_EQUAL(r.exit_code, 4);
 }
@@ -356,7 +357,7 @@ BOOST_AUTO_TEST_CASE(pak_extract_repack_and_edit) {
     fs::rename(tmp / "y.rmg", tmp / "x" / "skater01.rmg");
     r = modtest::run_cli({"shred", "pak", "repack", pak, (tmp / "x").string(), (tmp / "edited.pak").string()});
     BOOST_REQUIRE_EQUAL(r.exit_code, 0);
-    all_valid(mod::read_file(tmp / "edited.pak"), 6);
+    all_valid(mod::read_file(tmp / "edited.pak"), 8);
     BOOST_CHECK(mod::read_file(tmp / "edited.pak") != mod::read_file(pak));
     r = modtest::run_cli({"shred", "edit", pak, pak, "--changes", (tmp / "e.csv").string()});
     BOOST_CHECK_EQUAL(r.exit_code, 3);  // refuses to overwrite its input

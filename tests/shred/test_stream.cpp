@@ -119,7 +119,7 @@ BOOST_AUTO_TEST_CASE(every_invariant_has_its_own_error) {
     expect_violation(mutate([](auto& b) { put16(b, 64 + 4, 0); }), Invariant::empty_batch);
     expect_violation(mutate([](auto& b) { put16(b, 64 + 6, 5); }), Invariant::influence_range);
     expect_violation(mutate([](auto& b) { put16(b, 64 + 6, 0); }), Invariant::influence_range);
-    expect_violation(mutate([](auto& b) { put16(b, 64 + 6, 2); }), Invariant::influence_palette);
+    // influence_count != used slots is hypothesis influence-palette/1: a warning (test_hypotheses.cpp).
     expect_violation(good, Invariant::coverage, {7, std::nullopt});
     expect_violation(good, Invariant::coverage, {4, std::nullopt});
     expect_violation(good, Invariant::terminal_header, {3, std::nullopt});

@@ -12,6 +12,7 @@
 #include "libmod/shred/quartet.hpp"
 #include "libmod/shred/scan.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -41,19 +42,46 @@ std::string influence_text(const std::array<std::uint32_t, 5>& h) {
     return std::to_string(h[1]) + "/" + std::to_string(h[2]) + "/" + std::to_string(h[3]) + "/" + std::to_string(h[4]);
 }
 
+// The box check's words (shred-quartet/1's box against the positions; the seed: always inside).
+std::string box_text(const sh::BoxCheck& b) {
+    if (b.outside) return std::to_string(b.outside) + " positions OUTSIDE the box at +0x10/+0x1C (shred-quartet/1 disagrees)";
+    return b.tight ? "positions inside the box at +0x10/+0x1C (tight)" : "positions inside the box at +0x10/+0x1C (not tight)";
+}
+
+void json_box(Json& j, const sh::BoxCheck& b) {
+    j.key("box").begin_object().key("min").begin_array();
+    auto num = [&j](float v) { std::isfinite(v) ? j.value(double(v)) : j.null(); };
+    for (float v : b.min) num(v);
+    j.end_array().key("max").begin_array();
+    for (float v : b.max) num(v);
+    j.end_array().field("positions_outside", b.outside).field("tight", b.tight).end_object();
+}
+
+void json_flags(Json& j, const sh::FlagReadings& f) {
+    j.key("processed_as").begin_object().field("u8", f.u8).field("u16", f.u16).field("u32", f.u32).end_object();
+}
+
+std::string readings_text(const sh::FlagReadings& f) {
+    return std::string("u8 ") + (f.u8 ? "1" : "0") + ", u16 " + (f.u16 ? "1" : "0") + ", u32 " + (f.u32 ? "1" : "0");
+}
+
 void json_mesh(Json& j, const sh::FoundMesh& m) {
     j.begin_object()
         .field("metadata_offset", m.metadata_offset)
         .field("stream_offset", m.stream_offset)
         .field("stream_size", m.stream_size)
-        .field("processed", m.processed)
+        .field("processed", m.processed);
+    json_flags(j, m.processed_as);
+    j
         .field("footer_present", m.footer_present)
         .field("valid", m.error.empty());
     if (m.error.empty()) {
         j.field("vertices", m.vertex_count).field("batches", m.batch_count).key("batches_by_influence").begin_array();
         for (int k = 1; k <= 4; ++k) j.value(m.batches_by_influence[k]);
         j.end_array().field("non_finite_normals", m.report.non_finite_normals)
-            .field("odd_tangent_signs", m.report.odd_tangent_signs);
+            .field("odd_tangent_signs", m.report.odd_tangent_signs)
+            .field("influence_palette_mismatches", m.report.influence_palette_mismatches);
+        if (m.box) json_box(j, *m.box);
     } else {
         j.field("error", m.error);
     }
@@ -66,12 +94,17 @@ void json_mesh(Json& j, const sh::FoundMesh& m) {
 
 void print_mesh(const sh::FoundMesh& m, std::size_t index, const char* indent) {
     std::printf("%smesh %zu  metadata %s  stream %s  %u bytes%s\n", indent, index, mod::hex(m.metadata_offset).c_str(),
-                mod::hex(m.stream_offset).c_str(), m.stream_size, m.processed ? "" : "  (processed flag NOT set)");
+                mod::hex(m.stream_offset).c_str(), m.stream_size,
+                m.processed ? "" : ("  (processed flag NOT set; flag at +0xB4 read as " + readings_text(m.processed_as) + ")").c_str());
     if (m.error.empty()) {
         std::printf("%s  %u vertices, %u batches (1/2/3/4 influences: %s)", indent, m.vertex_count, m.batch_count,
                     influence_text(m.batches_by_influence).c_str());
         if (m.report.non_finite_normals) std::printf(", %llu NaN normals (accepted)", (unsigned long long)m.report.non_finite_normals);
         std::printf("\n");
+        if (m.report.influence_palette_mismatches)
+            std::printf("%s  %llu batches whose influence count is not their used palette slots (influence-palette/1 disagrees; read as stored)\n",
+                        indent, (unsigned long long)m.report.influence_palette_mismatches);
+        if (m.box) std::printf("%s  %s\n", indent, box_text(*m.box).c_str());
         if (!m.format_mask_at.empty()) {
             std::printf("%s  format mask 0x8007F at +", indent);
             for (std::size_t k = 0; k < m.format_mask_at.size(); ++k)
@@ -81,6 +114,24 @@ void print_mesh(const sh::FoundMesh& m, std::size_t index, const char* indent) {
     } else {
         std::printf("%s  INVALID: %s\n", indent, m.error.c_str());
     }
+}
+
+// What the hypotheses the scan checks say over all meshes (reported, never refused).
+void print_hypothesis_summary(const std::vector<sh::FoundMesh>& meshes) {
+    std::size_t u8 = 0, u16 = 0, u32 = 0, boxed = 0, outside = 0, palette = 0;
+    for (const auto& m : meshes) {
+        u8 += m.processed_as.u8, u16 += m.processed_as.u16, u32 += m.processed_as.u32;
+        if (m.box) (m.box->outside ? outside : boxed) += 1;
+        palette += m.report.influence_palette_mismatches != 0;
+    }
+    if (meshes.empty()) return;
+    std::printf("hypotheses (the seed: every stock mesh is processed and inside its box):\n");
+    std::printf("  shred-flags/1 (u32 at +0xB4): processed in %zu of %zu meshes (u16 reading %zu, u8 reading %zu)%s\n", u32,
+                meshes.size(), u16, u8, u32 == meshes.size() ? "" : "  DISAGREES on this file");
+    std::printf("  shred-quartet/1 box at +0x10/+0x1C: %zu meshes inside, %zu outside%s\n", boxed, outside,
+                outside ? "  DISAGREES on this file" : "");
+    std::printf("  influence-palette/1: %zu meshes with a batch whose count is not its used slots%s\n", palette,
+                palette ? "  DISAGREES on this file" : "");
 }
 
 // ---- scan ----
@@ -102,6 +153,7 @@ int run_scan(const po::variables_map& vm, const Global& g) {
     } else {
         std::printf("%s: %zu skinned meshes, %zu invalid\n", in.c_str(), meshes.size(), invalid);
         for (std::size_t i = 0; i < meshes.size(); ++i) print_mesh(meshes[i], i, "  ");
+        print_hypothesis_summary(meshes);
     }
     return invalid ? 2 : 0;
 }
@@ -318,6 +370,11 @@ int run_show(const po::variables_map& vm, const Global& g) {
     std::size_t bad = 0;
     for (const auto& q : quartets) {
         Shown s{&q, std::nullopt, {}};
+        if (sh::is_static_quartet(pak.data(q.meta))) {
+            s.error = "not skinned";  // outside the hypothesis, not a failure
+            shown.push_back(std::move(s));
+            continue;
+        }
         try {
             s.model = sh::read_quartet(sh::quartet_files(pak, q), in.string() + ":" + q.base);
         } catch (const mod::Error& e) {
@@ -331,7 +388,12 @@ int run_show(const po::variables_map& vm, const Global& g) {
         Json j;
         j.begin_object().field("file", in.string()).field("hypothesis", sh::quartet_v1::name).key("quartets").begin_array();
         for (const auto& s : shown) {
-            j.begin_object().field("base", s.q->base).field("meta", pak.entries[s.q->meta].name).field("valid", s.error.empty());
+            j.begin_object().field("base", s.q->base).field("meta", pak.entries[s.q->meta].name);
+            if (s.error == "not skinned") {
+                j.field("skinned", false).end_object();
+                continue;
+            }
+            j.field("skinned", true).field("valid", s.error.empty());
             if (!s.error.empty()) {
                 j.field("error", s.error);
             } else {
@@ -345,7 +407,12 @@ int run_show(const po::variables_map& vm, const Global& g) {
                     j.begin_object().field("offset", qm.offset).field("vertices", std::uint64_t(qm.stream.vertices.size()))
                         .field("batches", std::uint64_t(qm.stream.batches.size()))
                         .field("triangles", std::uint64_t(qm.triangles.size()))
-                        .field("non_finite_normals", rep.non_finite_normals).key("batches_by_influence").begin_array();
+                        .field("non_finite_normals", rep.non_finite_normals)
+                        .field("influence_palette_mismatches", rep.influence_palette_mismatches)
+                        .field("processed", sh::processed_readings(qm.head.data() + sh::metadata_field::flags).u32);
+                    json_flags(j, sh::processed_readings(qm.head.data() + sh::metadata_field::flags));
+                    json_box(j, sh::check_box(qm.head.data(), qm.stream));
+                    j.key("batches_by_influence").begin_array();
                     auto h = qm.stream.batches_by_influence();
                     for (int k = 1; k <= 4; ++k) j.value(h[k]);
                     j.end_array().end_object();
@@ -359,6 +426,11 @@ int run_show(const po::variables_map& vm, const Global& g) {
         std::printf("%s: %zu quartets (hypothesis %s)\n", in.c_str(), quartets.size(), sh::quartet_v1::name);
         for (const auto& s : shown) {
             std::printf("  quartet %s (%s)\n", s.q->base.c_str(), pak.entries[s.q->meta].name.c_str());
+            if (s.error == "not skinned") {
+                std::printf("    not skinned: every record has 0xFFFFFFFF at +0x9C (static meshes are outside %s; kept verbatim)\n",
+                            sh::quartet_v1::name);
+                continue;
+            }
             if (!s.error.empty()) {
                 std::printf("    does not fit: %s\n", s.error.c_str());
                 continue;
@@ -374,6 +446,13 @@ int run_show(const po::variables_map& vm, const Global& g) {
                             mod::hex(qm.offset).c_str(), qm.stream.vertices.size(), qm.triangles.size(),
                             qm.stream.batches.size(), influence_text(qm.stream.batches_by_influence()).c_str(),
                             rep.non_finite_normals ? (", " + std::to_string(rep.non_finite_normals) + " NaN normals").c_str() : "");
+                std::printf("      %s\n", box_text(sh::check_box(qm.head.data(), qm.stream)).c_str());
+                const auto flags = sh::processed_readings(qm.head.data() + sh::metadata_field::flags);
+                if (!flags.u32)
+                    std::printf("      processed flag NOT set (flag at +0xB4 read as %s)\n", readings_text(flags).c_str());
+                if (rep.influence_palette_mismatches)
+                    std::printf("      %llu batches whose influence count is not their used palette slots (influence-palette/1 disagrees)\n",
+                                (unsigned long long)rep.influence_palette_mismatches);
             }
         }
     }

@@ -319,7 +319,7 @@ void show_skin(const Loaded& l, std::size_t index, const Global& g) {
     auto findings = check_skin(s, [&](std::int32_t id) -> std::optional<MeshExtent> {
         auto it = extents.find(id);
         return it == extents.end() ? std::nullopt : std::optional<MeshExtent>(it->second);
-    });
+    }, target_types(l.archive));
     if (info.ambiguous) findings.push_back({Finding::Level::mismatch, "skin.zero2", info.reason});
     const bool exact = encode_skin(s, l.archive.endian) == rec.payload;
     if (g.json) {

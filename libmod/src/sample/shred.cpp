@@ -227,6 +227,83 @@ Bytes filler_bytes(std::size_t n, std::uint64_t seed) {
     return b;
 }
 
+// Issue 17 forge cases (review §5.1). Skeleton `skater03`: 40 bones whose SCP matrices hold a
+// rotation about z by 15° x (i % 6) with the translation in column 3 (elements 3, 7, 11; row 3 =
+// 0 0 0 1), the layout affine_layout() calls translation_in_column3.
+std::vector<BoneSpec> rotated_column3_skeleton() {
+    auto bones = skeleton(crowd_core_names(), 40, "Case");
+    for (std::size_t i = 0; i < bones.size(); ++i) {
+        const float a = 3.14159265f / 12.0f * float(i % 6), c = std::cos(a), sn = std::sin(a);
+        bones[i].matrix = {c, -sn, 0, 0.01f * float(i), sn, c, 0, 0.05f * float(i % 11), 0, 0, 1, -0.02f * float(i % 5),
+                           0, 0, 0, 1};
+    }
+    return bones;
+}
+
+// Tied and zero weights. Each quad of the strip has its own influence list:
+//  * bones 7, 3, 5 at 1/3 each: byte weights 85, 85, 85, a three-way tie (weight-desc puts tied
+//    bones in ascending id order: palette 3, 5, 7);
+//  * bones 9, 2, 6, 4 at 64, 64, 64, 63 (/255): palette 2, 6, 9, 4;
+//  * bones 10, 11, 12 at 200, 55, 0.01: the third quantises to 0, an active slot with weight 0
+//    (palette 10, 11, 12, 255; weights 200, 55, 0, 0; influence count 3).
+SkinnedMesh ties_and_zero_weights() {
+    SkinnedMesh m;
+    const std::array<std::array<std::pair<std::uint32_t, float>, 4>, 3> lists = {{
+        {{{7, 1.0f}, {3, 1.0f}, {5, 1.0f}, {0, 0.0f}}},
+        {{{9, 64.0f}, {2, 64.0f}, {6, 64.0f}, {4, 63.0f}}},
+        {{{10, 200.0f}, {11, 55.0f}, {12, 0.01f}, {0, 0.0f}}},
+    }};
+    const std::array<std::uint8_t, 3> counts = {3, 4, 3};
+    for (std::uint32_t q = 0; q < 3; ++q)
+        for (std::uint32_t c = 0; c < 4; ++c) {
+            SkinnedVertex v;
+            v.position = {0.1f * float(c & 1), 0.1f * float(q * 2 + (c >> 1)), 0.0f};
+            v.normal = {0, 0, 1};
+            v.tangent = {1, 0, 0};
+            v.uv0 = {0.5f * float(c & 1), 0.25f * float(q)};
+            v.influence_count = counts[q];
+            for (std::uint32_t k = 0; k < counts[q]; ++k) v.influences[k] = {lists[q][k].first, lists[q][k].second};
+            m.vertices.push_back(v);
+        }
+    for (std::uint32_t q = 0; q < 3; ++q) {
+        const std::uint32_t a = 4 * q;
+        m.triangles.push_back({a, a + 1, a + 2});
+        m.triangles.push_back({a + 1, a + 3, a + 2});
+    }
+    return m;
+}
+
+// A quartet of one static mesh (ep = 0xFFFFFFFF at +0x9C): metadata header and table as in
+// shred-quartet/1, a 0xC0-byte record whose only meaningful words are the name hash, ep and the
+// processed flag (the real static-record layout is not known: a stand-in), MMP with the six
+// indices of a quad, MGP with four 36-byte vertices of filler, and a one-bone SCP.
+void add_static_quartet(std::vector<shred::PakBuildEntry>& out, const std::string& base) {
+    ByteWriter meta(Endian::big);
+    meta.u32(1);
+    meta.u32(0x20);
+    const std::size_t size_at = meta.placeholder_u32();
+    meta.fill(0x20 - meta.size());
+    meta.u32(0x30);
+    meta.fill(0x30 - meta.size());
+    Bytes record(0xC0, 0);
+    endian::store_be32(record.data(), 0xB0A4D001);
+    endian::store_be32(record.data() + shred::metadata_field::stream_offset, shred::metadata_field::not_skinned);
+    endian::store_be32(record.data() + shred::metadata_field::flags, shred::metadata_field::processed_bit);
+    meta.bytes(record);
+    meta.patch_u32(size_at, static_cast<std::uint32_t>(meta.size()));
+    ByteWriter mmp(Endian::big);
+    for (std::uint16_t i : {0, 1, 2, 1, 3, 2}) mmp.u16(i);
+    mmp.fill(4);
+    BoneSpec root;
+    root.name = "BoardRoot";
+    root.matrix = translation(0, 0, 0);
+    const std::array<BoneSpec, 1> one = {root};
+    out.push_back(entry(base + ".rmg", meta.take()));
+    out.push_back(entry(base + ".mmp", mmp.take()));
+    out.push_back(entry(base + ".mgp", filler_bytes(4 * 36, 4)));
+    out.push_back(entry(base + ".scp", shred::build_skeleton(one)));
+}
+
 }  // namespace
 
 Bytes shred_character_pak() {
@@ -247,6 +324,18 @@ Bytes shred_character_pak() {
         meshes.push_back({0xB0D10002, 0x2001, tube({1, 2, 3, 4, 8, 9, 86, 87, 92, 93}, 16, 16, 0.2f, 21)});
         meshes.push_back({0x6EAD0002, 0x2002, tube({5, 6, 7, 60, 61}, 10, 12, 0.1f, 22)});
         add_quartet(entries, "skater02", bones, meshes);
+    }
+    {
+        // Issue 17 cases: rotated column-3 SCP matrices, tied and zero weights, an unprocessed
+        // mesh (flag word 0 at +0xB4), and next to it a static quartet.
+        auto bones = rotated_column3_skeleton();
+        std::vector<shred::NewQuartetMesh> meshes;
+        meshes.push_back({0xCA5E0001, 0x4001, ties_and_zero_weights()});
+        shred::NewQuartetMesh raw{0xCA5E0002, 0x4002, tube({1, 2, 3, 20, 21}, 4, 8, 0.1f, 31)};
+        raw.flags = 0;
+        meshes.push_back(std::move(raw));
+        add_quartet(entries, "skater03", bones, meshes);
+        add_static_quartet(entries, "board01");
     }
     entries.push_back(entry("skate", filler_bytes(200, 2)));  // a Morpheme-like entry without extension
     return shred::build_pak(entries, 2, 1, 16);

@@ -2,6 +2,7 @@
 
 #include "libmod/core/file.hpp"
 #include "libmod/sample/payload.hpp"
+#include "totem_cases.hpp"
 #include "totem_nodes.hpp"
 #include "totem_textures.hpp"
 #include "libmod/totem/mesh.hpp"
@@ -178,6 +179,7 @@ Content build(Platform platform) {
         encode_skin(make_skin(hero, {{body_id, &body}}, true, Zero2Reading::chum_world, 5), e));
     add("SKIN", totem_skin_plain_name, unlisted_subtype,
         encode_skin(make_skin(crate, {{crate_id, &prop}}, false, Zero2Reading::no_anim_block, 6), e));
+    add("SKIN", totem_lid_skin_name, level_name, lid_skin_payload(prop, crate_id, e));  // names a SURFACE (totem_cases.cpp)
     std::vector<TotemRecordSpec> textures;  // BITMAPs and MATERIAL chains (totem_textures.cpp)
     totem_texture_records(platform, level_name, textures);
     for (auto& t : textures) add(t.type, t.name, t.subtype, std::move(t.payload));
@@ -192,6 +194,7 @@ Content build(Platform platform) {
     for (const auto& b : hero)
         if (b.name != unlisted_bone) c.names.push_back(b.name);
     for (const auto& b : crate) c.names.push_back(b.name);
+    c.names.push_back(totem_lid_group_name);
     return c;
 }
 
@@ -216,12 +219,15 @@ TotemSampleFiles totem_sample(Platform platform) {
         items.push_back({std::move(r), std::nullopt});
     }
     Archive archive = repack(empty, std::move(items));
+    // The PC sample (byte order: hypothesis, totem-archive.md) ends with a short last chunk, as
+    // Chum World tolerates: its padding stops 0x20 bytes after the last record.
+    if (platform == Platform::pc && archive.chunks.back().padding.size() > 0x20) archive.chunks.back().padding.resize(0x20);
     return {encode_archive(archive), names.encode()};
 }
 
 std::vector<std::filesystem::path> write_totem_sample(const std::filesystem::path& dir) {
     std::vector<std::filesystem::path> out;
-    for (Platform p : {Platform::gamecube, Platform::ps2}) {
+    for (Platform p : {Platform::gamecube, Platform::ps2, Platform::pc}) {
         auto files = totem_sample(p);
         auto data = dir / (std::string("SAMPLE") + data_extension(p));
         auto names = dir / (std::string("SAMPLE") + names_extension(p));

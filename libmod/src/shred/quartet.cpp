@@ -710,6 +710,18 @@ void check_new_mesh(const SkinnedMesh& mesh, const std::string& name) {
 
 }  // namespace
 
+bool is_static_quartet(ByteView meta) noexcept {
+    if (meta.size() < 8) return false;
+    const std::uint64_t count = be32(meta, 0), table = be32(meta, 4);
+    if (count == 0 || table + 4 * count > meta.size()) return false;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t s = be32(meta, table + 4 * i);
+        if (s + metadata_field::stream_offset + 4 > meta.size()) return false;
+        if (be32(meta, s + metadata_field::stream_offset) != metadata_field::not_skinned) return false;
+    }
+    return true;
+}
+
 QuartetFiles build_quartet(std::span<const BoneSpec> bones, std::span<const NewQuartetMesh> meshes, OrderingRule rule) {
     QuartetModel m;
     Bytes scp = build_skeleton(bones);
@@ -734,7 +746,7 @@ QuartetFiles build_quartet(std::span<const BoneSpec> bones, std::span<const NewQ
         endian::store_be32(h + q1::mgp_offset, static_cast<std::uint32_t>(m.mgp.size()));
         endian::store_be32(h + q1::mgp_size, 0);
         endian::store_be32(h + q1::index_format, q1::index_format_u16);
-        endian::store_be32(h + metadata_field::flags, metadata_field::processed_bit);
+        endian::store_be32(h + metadata_field::flags, nm.flags);
         set_box(qm.head, nm.mesh, r.order);
         qm.stream = std::move(r.stream);
         qm.triangles = std::move(r.triangles);

@@ -60,6 +60,7 @@ const char* to_string(StreamWarning::Kind kind) noexcept {
     switch (kind) {
     case StreamWarning::Kind::non_finite_normal: return "non-finite-normal";
     case StreamWarning::Kind::tangent_sign: return "tangent-sign";
+    case StreamWarning::Kind::influence_palette: return "influence-palette";
     }
     return "?";
 }

@@ -3,6 +3,7 @@
 #include "libmod/shred/scan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace mod::shred {
@@ -43,6 +44,38 @@ void find_words(ByteView data, std::uint64_t from, std::uint64_t to, std::uint32
 
 }  // namespace
 
+FlagReadings processed_readings(const std::uint8_t* b) noexcept {
+    FlagReadings r;
+    r.u8 = (b[0] & 1) != 0;
+    r.u16 = (b[1] & 1) != 0;
+    r.u32 = (b[3] & 1) != 0;
+    return r;
+}
+
+BoxCheck check_box(const std::uint8_t* record, const Stream& stream) {
+    BoxCheck c;
+    for (std::size_t k = 0; k < 3; ++k) {
+        c.min[k] = std::bit_cast<float>(endian::load_be32(record + 0x10 + 4 * k));
+        c.max[k] = std::bit_cast<float>(endian::load_be32(record + 0x1C + 4 * k));
+    }
+    std::array<float, 3> lo{}, hi{};
+    bool first = true;
+    for (const auto& v : stream.vertices) {
+        auto p = v.position();
+        bool out = false;
+        for (std::size_t k = 0; k < 3; ++k) {
+            // Written so that a NaN bound counts as outside.
+            if (!(p[k] >= c.min[k] && p[k] <= c.max[k])) out = true;
+            if (first || p[k] < lo[k]) lo[k] = p[k];
+            if (first || p[k] > hi[k]) hi[k] = p[k];
+        }
+        first = false;
+        c.outside += out;
+    }
+    c.tight = !first && lo == c.min && hi == c.max;
+    return c;
+}
+
 std::vector<FoundMesh> scan(ByteView data, const std::string& file, const ScanOptions& options) {
     std::vector<std::uint64_t> starts = find_stream_candidates(data);
     std::vector<FoundMesh> found;
@@ -70,6 +103,7 @@ std::vector<FoundMesh> scan(ByteView data, const std::string& file, const ScanOp
         m.stream_size = endian::load_be32(data.data() + m.stream_offset);
         m.flags = endian::load_be32(data.data() + m.metadata_offset + metadata_field::flags);
         m.processed = (m.flags & metadata_field::processed_bit) != 0;
+        m.processed_as = processed_readings(data.data() + m.metadata_offset + metadata_field::flags);
         m.footer_present = m.stream_offset + std::uint64_t(m.stream_size) + metadata_field::footer_bytes <= n;
         find_words(data, m.metadata_offset, m.stream_offset, metadata_field::descriptor_format_mask, m.format_mask_at);
         try {
@@ -80,6 +114,7 @@ std::vector<FoundMesh> scan(ByteView data, const std::string& file, const ScanOp
             m.vertex_count = static_cast<std::uint32_t>(s.vertices.size());
             m.batch_count = static_cast<std::uint32_t>(s.batches.size());
             m.batches_by_influence = s.batches_by_influence();
+            m.box = check_box(data.data() + m.metadata_offset, s);
             find_words(data, m.metadata_offset, m.stream_offset, m.vertex_count, m.vertex_count_at);
         } catch (const Error& e) {
             m.error = e.what();

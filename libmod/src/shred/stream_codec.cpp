@@ -20,7 +20,6 @@ const char* to_string(Invariant invariant) noexcept {
     case Invariant::batch_padding: return "batch-padding";
     case Invariant::empty_batch: return "empty-batch";
     case Invariant::influence_range: return "influence-range";
-    case Invariant::influence_palette: return "influence-palette";
     case Invariant::coverage: return "coverage";
     case Invariant::terminal_header: return "terminal-header";
     case Invariant::bone_range: return "bone-range";
@@ -81,12 +80,6 @@ void check_header_common(const std::uint8_t* h, std::size_t index, std::uint64_t
     if (ic < 1 || ic > max_influences)
         where.fail(Invariant::influence_range, pos + 6, batch_path(index) + ".influence_count",
                    "influence count " + std::to_string(ic) + " is not in 1..4");
-    std::uint32_t active = std::uint32_t(h[0] != unused_bone) + (h[1] != unused_bone) + (h[2] != unused_bone) +
-                           (h[3] != unused_bone);
-    if (active != ic)
-        where.fail(Invariant::influence_palette, pos + 6, batch_path(index) + ".influence_count",
-                   "influence count " + std::to_string(ic) + " but " + std::to_string(active) +
-                       " palette slots are used");
     if (ctx.bone_count) {
         for (std::size_t k = 0; k < 4; ++k)
             if (h[k] != unused_bone && h[k] >= *ctx.bone_count)
@@ -159,11 +152,25 @@ Structure walk(const ByteReader& r, const StreamContext& ctx) {
 inline bool finite32(std::uint32_t bits) noexcept { return (bits & 0x7F800000u) != 0x7F800000u; }
 inline bool finite16(std::uint16_t bits) noexcept { return (bits & 0x7C00u) != 0x7C00u; }
 
-void add_warning(StreamReport* report, StreamWarning::Kind kind, std::uint32_t vertex, std::uint64_t offset) {
+void add_warning(StreamReport* report, StreamWarning::Kind kind, std::uint32_t vertex, std::uint64_t offset,
+                 std::uint32_t batch = 0) {
     if (!report) return;
     if (kind == StreamWarning::Kind::non_finite_normal) ++report->non_finite_normals;
-    else ++report->odd_tangent_signs;
-    if (report->warnings.size() < StreamReport::max_listed_warnings) report->warnings.push_back({kind, vertex, offset});
+    else if (kind == StreamWarning::Kind::tangent_sign) ++report->odd_tangent_signs;
+    else ++report->influence_palette_mismatches;
+    if (report->warnings.size() < StreamReport::max_listed_warnings)
+        report->warnings.push_back({kind, vertex, offset, batch});
+}
+
+// HYPOTHESIS influence-palette/1 (shred-stream.md): influence_count == slots whose bone is not
+// 255. Reported, never refused.
+void check_palette_count(const std::uint8_t* h, std::size_t batch, std::uint32_t first_vertex, std::uint64_t pos,
+                         const Where& where, StreamReport* report) {
+    std::uint32_t active = std::uint32_t(h[0] != unused_bone) + (h[1] != unused_bone) + (h[2] != unused_bone) +
+                           (h[3] != unused_bone);
+    if (active != endian::load_be16(h + 6))
+        add_warning(report, StreamWarning::Kind::influence_palette, first_vertex, where.base + pos + 6,
+                    static_cast<std::uint32_t>(batch));
 }
 
 // The slow path: which invariant does this vertex break (or which warnings does it raise)?
@@ -287,6 +294,7 @@ Stream decode_stream(const ByteReader& r, const StreamContext& context, StreamRe
         batch.first_vertex = first;
         batch.vertex_count = span.vertex_count;
         const std::uint8_t* v = p + span.header_pos + record_bytes;
+        check_palette_count(batch.header.raw.data(), b, first, span.header_pos, where, report);
         check_vertices(v, span.vertex_count, batch.header.raw.data(), b, first, span.header_pos + record_bytes, where,
                        report);
         for (std::uint32_t i = 0; i < span.vertex_count; ++i)
@@ -314,6 +322,7 @@ void validate_stream(const Stream& s, const StreamContext& ctx, StreamReport* re
             throw Error(ErrorKind::usage, "stream model: batch " + std::to_string(b) + " does not follow its predecessor",
                         loc.file, loc.base + pos, join_path(loc.path, batch_path(b)));
         check_header_common(h, b, pos, where, ctx);
+        check_palette_count(h, b, batch.first_vertex, pos, where, report);
         check_vertices(s.vertices[batch.first_vertex].raw.data(), batch.vertex_count, h, b, batch.first_vertex,
                        pos + record_bytes, where, report);
         expected_first += batch.vertex_count;

@@ -81,8 +81,15 @@ NameTable NameTable::parse(const ByteReader& text) {
         if (name_id(e.name) != id)
             t.findings_.push_back(where + ": ID " + std::to_string(id) + " is not the CRC-32 of \"" +
                                   e.name + "\" (" + std::to_string(name_id(e.name)) + ")");
-        if (!t.index_.emplace(id, t.entries_.size()).second)
-            t.findings_.push_back(where + ": ID " + std::to_string(id) + " listed again (\"" + e.name + "\")");
+        // A repeated ID: the later line wins, as Chum World's reader (HashMap insert) has it;
+        // both readings are reported.
+        if (auto [it, fresh] = t.index_.emplace(id, t.entries_.size()); !fresh) {
+            t.findings_.push_back(where + ": ID " + std::to_string(id) + " listed again: \"" + e.name +
+                                  "\" (used, the last line wins as in Chum World) replaces \"" +
+                                  t.entries_[it->second].name + "\" at byte " +
+                                  std::to_string(t.entries_[it->second].offset) + " (the first-line reading)");
+            it->second = t.entries_.size();
+        }
         t.entries_.push_back(std::move(e));
         pos = terminated ? end + 1 : end;
         t.body_end_ = pos;

@@ -34,7 +34,7 @@ void check_list(Checker& c, const std::string& path, const std::vector<SkinWeigh
 
 }  // namespace
 
-std::vector<Finding> check_skin(const Skin& s, const MeshLookup& lookup) {
+std::vector<Finding> check_skin(const Skin& s, const MeshLookup& lookup, const TargetTypeLookup& target_type) {
     Checker c;
     if (s.header.item_type != item_skin)
         c.mismatch("skin.header.item_type", "item type " + std::to_string(s.header.item_type) + ", expected 3 (SKIN)");
@@ -50,9 +50,21 @@ std::vector<Finding> check_skin(const Skin& s, const MeshLookup& lookup) {
     std::vector<std::optional<MeshExtent>> extents(s.mesh_ids.size());
     for (std::size_t m = 0; m < s.mesh_ids.size(); ++m) {
         if (lookup) extents[m] = lookup(s.mesh_ids[m]);
-        if (lookup && !extents[m])
-            c.note(index_path("skin.mesh_ids", m), "target " + hash_text(s.mesh_ids[m]) +
-                                                       " is not a MESH available here; its ids are not range-checked");
+        if (!lookup || extents[m]) continue;
+        const std::optional<std::int32_t> type = target_type ? target_type(s.mesh_ids[m]) : std::nullopt;
+        static const std::int32_t mesh_type = name_id("MESH"), surface_type = name_id("SURFACE");
+        const std::string type_text = !type ? "" : *type == surface_type ? "SURFACE" : *type == mesh_type ? "MESH" : hash_text(*type);
+        if (s.header.item_subtype == 0 && type && *type != mesh_type)
+            c.mismatch(index_path("skin.mesh_ids", m),
+                       "target " + hash_text(s.mesh_ids[m]) + " is a " + type_text +
+                           ", not a MESH; the seed says a subtype-0 SKIN always names MESH ids (only subtype 2 may name a SURFACE)");
+        else
+            c.note(index_path("skin.mesh_ids", m),
+                   "target " + hash_text(s.mesh_ids[m]) +
+                       (!target_type ? std::string(" is not a MESH available here")
+                        : type       ? " is a " + type_text + (*type == mesh_type ? " that does not decode" : "")
+                                     : std::string(" is not in this archive")) +
+                       "; its ids are not range-checked");
     }
     for (std::size_t i = 0; i < s.sections.size(); ++i) {
         const auto& sec = s.sections[i];

@@ -1,5 +1,7 @@
 #include "libmod/totem/verify.hpp"
 
+#include <memory>
+
 #include "libmod/core/parallel.hpp"
 #include "libmod/totem/names.hpp"
 
@@ -49,6 +51,20 @@ std::unordered_map<std::int32_t, MeshExtent> mesh_extents(const ByteReader& dgc,
     return out;
 }
 
+TargetTypeLookup target_types(const Archive& archive) {
+    static const std::int32_t mesh = name_id("MESH");
+    auto types = std::make_shared<std::unordered_map<std::int32_t, std::int32_t>>();
+    for (const auto& r : archive.records) {
+        auto [it, fresh] = types->emplace(r.name_id, r.type_id);
+        if (!fresh && r.type_id == mesh) it->second = mesh;
+    }
+    return [types](std::int32_t id) -> std::optional<std::int32_t> {
+        auto it = types->find(id);
+        if (it == types->end()) return std::nullopt;
+        return it->second;
+    };
+}
+
 std::vector<RecordVerdict> verify_archive(const ByteReader& dgc, const Archive& archive, unsigned threads) {
     const auto extents = mesh_extents(dgc, archive, threads);
     MeshLookup lookup = [&](std::int32_t id) -> std::optional<MeshExtent> {
@@ -56,6 +72,7 @@ std::vector<RecordVerdict> verify_archive(const ByteReader& dgc, const Archive& 
         if (it == extents.end()) return std::nullopt;
         return it->second;
     };
+    const TargetTypeLookup types = target_types(archive);
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < archive.records.size(); ++i)
         if (record_kind(archive.records[i]) != RecordKind::opaque) todo.push_back(i);
@@ -75,7 +92,7 @@ std::vector<RecordVerdict> verify_archive(const ByteReader& dgc, const Archive& 
                     v.reading = info.reading;
                     v.ambiguous = info.ambiguous;
                     v.round_trip = encode_skin(s, archive.endian) == rec.payload;
-                    v.findings = check_skin(s, lookup);
+                    v.findings = check_skin(s, lookup, types);
                     if (info.ambiguous)
                         v.findings.push_back({Finding::Level::mismatch, "skin.zero2", info.reason});
                 } else {

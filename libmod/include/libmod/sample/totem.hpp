@@ -1,12 +1,15 @@
 #pragma once
-// The TotemTech sample ("forge"): a GameCube pair (SAMPLE.DGC + SAMPLE.NGC, big-endian) and a
-// PS2 pair (SAMPLE.DPS + SAMPLE.NPS, little-endian) with the same content:
+// The TotemTech sample ("forge"): a GameCube pair (SAMPLE.DGC + SAMPLE.NGC, big-endian), a
+// PS2 pair (SAMPLE.DPS + SAMPLE.NPS, little-endian) and a PC pair (SAMPLE.DPC + SAMPLE.NPC,
+// little-endian by hypothesis, its last chunk short) with the same content:
 //  * MESH records (a skinned body with strip groups and collision shapes, a skinned head, a
 //    prop; the PS2 prop has no corner lists, as Chum World notes for PS2);
 //  * SKIN records: one with an animation block and the seed's trailing zero2, one with an
 //    animation block and no zero2 (Chum World's reading), one without an animation block;
 //    all with unknown entries that satisfy the seed's invariants; one vertex group whose name
-//    is deliberately absent from the name table (shown as its hash);
+//    is deliberately absent from the name table (shown as its hash); a subtype-2 SKIN naming
+//    the crate MESH and a SURFACE, whose normal lists differ from its position lists
+//    (totem_cases.hpp);
 //  * opaque BITMAP, SURFACE, MATERIAL, NODE and ANIMATION records; one record whose subtype
 //    name is absent from the table.
 // Deterministic: same bytes on every run. Synthetic: nothing comes from the games.
@@ -35,7 +38,7 @@ inline constexpr const char* totem_crate_mesh_name = "DB:>SAMPLE>PROPS>CRATE.TME
 // The archive and name table for one platform (gamecube, ps2 or pc).
 TotemSampleFiles totem_sample(totem::Platform platform);
 
-// Writes SAMPLE.DGC/.NGC and SAMPLE.DPS/.NPS into `dir`; returns the paths written.
+// Writes SAMPLE.DGC/.NGC, SAMPLE.DPS/.NPS and SAMPLE.DPC/.NPC into `dir`; returns the paths.
 std::vector<std::filesystem::path> write_totem_sample(const std::filesystem::path& dir);
 
 }  // namespace mod::sample

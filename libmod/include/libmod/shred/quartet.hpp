@@ -15,6 +15,7 @@
 #include "libmod/shred/mesh.hpp"
 #include "libmod/shred/pak.hpp"
 #include "libmod/shred/preprocess.hpp"
+#include "libmod/shred/scan.hpp"
 #include "libmod/shred/skeleton.hpp"
 #include "libmod/shred/stream.hpp"
 
@@ -58,6 +59,12 @@ struct QuartetEntries {
     std::size_t meta = 0;  // the member that is not .mmp/.mgp/.scp
     std::size_t mmp = 0, mgp = 0, scp = 0;
 };
+// True when the metadata file's header and table can be read (count >= 1, table inside the
+// file) and every record it lists has ep = 0xFFFFFFFF at +0x9C: a quartet of static
+// (non-skinned) meshes, outside shred-quartet/1's scope (which covers skinned quartets).
+// `modkit shred show` lists such quartets as not skinned instead of as failures.
+bool is_static_quartet(ByteView meta) noexcept;
+
 // Groups entries by base name (text before the last '.', case-insensitive); a group with
 // exactly one .mmp, one .mgp, one .scp and one other entry is a quartet. Ordered by `meta`.
 std::vector<QuartetEntries> find_quartets(const Pak& pak);
@@ -114,6 +121,7 @@ struct NewQuartetMesh {
     std::uint32_t name_hash = 0;
     std::uint32_t material_hash = 0;
     SkinnedMesh mesh;
+    std::uint32_t flags = metadata_field::processed_bit;  // the word at +0xB4 (shred-flags/1)
 };
 QuartetFiles build_quartet(std::span<const BoneSpec> bones, std::span<const NewQuartetMesh> meshes,
                            OrderingRule rule = OrderingRule::weight_desc);

@@ -157,7 +157,6 @@ enum class Invariant {
     batch_padding,       // a batch header word is not 0xDDCCBBAA
     empty_batch,         // a non-terminal header with vertex_count 0
     influence_range,     // influence_count not in 1..4
-    influence_palette,   // influence_count != number of palette slots that are not 255
     coverage,            // the batches do not cover exactly the descriptor's vertex count
     terminal_header,     // the header after the covered vertices is not the terminal one
     bone_range,          // a palette bone >= the skeleton's bone count
@@ -177,17 +176,23 @@ struct StreamContext {
     std::optional<std::uint32_t> bone_count;    // the quartet skeleton's bone count
 };
 
-// Accepted oddities (never errors): NaN/infinite normals (14 in stock data) and tangent signs
-// other than +-1 (the sign is an inferred field).
+// Accepted oddities (never errors): NaN/infinite normals (14 in stock data), tangent signs
+// other than +-1 (the sign is an inferred field), and batches that break HYPOTHESIS
+// `influence-palette/1` (ours, not the seed's: a header's influence_count equals the number of
+// its palette slots whose bone is not 255). The seed says only that 255 marks an unused slot
+// and that the count is 1..4; weights are read per slot whatever the count, so a stream that
+// breaks the hypothesis is read, kept verbatim and reported (modkit shred scan / show).
 struct StreamWarning {
-    enum class Kind { non_finite_normal, tangent_sign } kind;
-    std::uint32_t vertex = 0;  // index in Stream::vertices
+    enum class Kind { non_finite_normal, tangent_sign, influence_palette } kind;
+    std::uint32_t vertex = 0;  // index in Stream::vertices (influence_palette: the batch's first vertex)
     std::uint64_t offset = 0;  // absolute offset of the field
+    std::uint32_t batch = 0;   // the batch holding it
 };
 struct StreamReport {
     std::vector<StreamWarning> warnings;  // at most max_listed_warnings listed
     std::uint64_t non_finite_normals = 0;
     std::uint64_t odd_tangent_signs = 0;
+    std::uint64_t influence_palette_mismatches = 0;  // batches breaking influence-palette/1
     static constexpr std::size_t max_listed_warnings = 256;
 };
 const char* to_string(StreamWarning::Kind kind) noexcept;

@@ -47,7 +47,8 @@ public:
     Bytes encode() const;
 
     const std::vector<NameEntry>& entries() const noexcept { return entries_; }
-    // The name of `id`, if listed (the first entry wins for an ID listed twice).
+    // The name of `id`, if listed (for an ID listed twice the LAST line wins, as in Chum World's
+    // reader; findings() names both lines).
     std::optional<std::string_view> find(std::int32_t id) const;
     // The name of `id`, or hash_text(id) when the table does not list it.
     std::string display(std::int32_t id) const;

@@ -101,12 +101,19 @@ struct MeshExtent {
 // Returns the extent of the MESH with this name ID, or nullopt when the target is not a
 // MESH the caller has (a SURFACE, or a record in another archive).
 using MeshLookup = std::function<std::optional<MeshExtent>(std::int32_t mesh_id)>;
+// The type id (name_id("MESH"), name_id("SURFACE"), ...) of the record the archive at hand has
+// under this name id, or nullopt when it has none.
+using TargetTypeLookup = std::function<std::optional<std::int32_t>(std::int32_t mesh_id)>;
 
 // Every check the spec lists: item type 3 and subtype 0/2, zero and zero2 are 0, has_anims is
 // 0/1, mesh indices inside mesh_ids, vertex/normal ids inside the target MESH's arrays, weights
 // finite, unknown_count == section_count, each unknown entry's counts == its section's
 // subsection count, each unknown value <= the matching subsection's list length. Findings,
 // not exceptions: the caller reports them.
-std::vector<Finding> check_skin(const Skin& skin, const MeshLookup& lookup = {});
+// With `target_type`, a subtype-0 SKIN whose mesh id names a record that is not a MESH is a
+// mismatch (seed S3 L18: "Subtype 0 always contains MESH id's ... subtype 2 may contain MESH or
+// SURFACE ids"); a target the archive does not have, or a SURFACE under subtype 2, is a note.
+std::vector<Finding> check_skin(const Skin& skin, const MeshLookup& lookup = {},
+                                const TargetTypeLookup& target_type = {});
 
 }  // namespace mod::totem

@@ -35,6 +35,9 @@ struct RecordVerdict {
     std::vector<Finding> findings;
 };
 
+// For check_skin: the type id of the record named `id` in `archive` (a MESH when any record of
+// that name is one, else the first record's type), nullopt when none has that name.
+TargetTypeLookup target_types(const Archive& archive);
 // MESH extents of every MESH record that decodes, by name ID (for SKIN range checks).
 std::unordered_map<std::int32_t, MeshExtent> mesh_extents(const ByteReader& dgc, const Archive& archive,
                                                           unsigned threads = 0);
