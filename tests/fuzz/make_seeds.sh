@@ -41,6 +41,11 @@ done
 "$modkit" sample "$out/totem-sample" --game totem --quiet
 "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DGC" "$out/totem-sample/totem/SAMPLE.NGC" "$out/totem-skin/gc" --type SKIN --quiet
 "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DPS" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-skin/ps2" --type SKIN --quiet
+# fuzz_totem_lod: the LOD and NODE records of both sample archives.
+for t in LOD NODE; do
+  "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DGC" "$out/totem-sample/totem/SAMPLE.NGC" "$out/totem-lod/gc-$t" --type $t --quiet
+  "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DPS" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-lod/ps2-$t" --type $t --quiet
+done
 for t in BITMAP MATERIAL MATERIALANIM MATERIALOBJ; do
   "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DGC" "$out/totem-sample/totem/SAMPLE.NGC" "$out/totem-bitmap/gc-$t" --type $t --quiet
   "$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DPS" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-bitmap/ps2-$t" --type $t --quiet
