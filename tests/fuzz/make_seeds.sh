@@ -66,3 +66,35 @@ cp "$out/stadium-fork/extract/entries/002.fragment" "$out/stadium-models/002_for
 mkdir -p "$out/scene"
 "$modkit" shred export "$out/shred/char_sample.pak" skater01 3 "$out/scene/skater01_mesh3.glb" --quiet
 "$modkit" shred export "$out/shred/char_sample.pak" skater01 3 "$out/scene/skater01_mesh3.fbx" --quiet
+# Issue 21 targets. fuzz_totem_mesh: the MESH records of both sample archives; fuzz_totem_names:
+# their name tables (copied with the sample above).
+"$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DGC" "$out/totem-sample/totem/SAMPLE.NGC" "$out/totem-mesh/gc" --type MESH --quiet
+"$modkit" totem extract "$out/totem-sample/totem/SAMPLE.DPS" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-mesh/ps2" --type MESH --quiet
+mkdir -p "$out/totem-names" && cp "$out/totem-sample/totem/SAMPLE.NGC" "$out/totem-sample/totem/SAMPLE.NPS" "$out/totem-names/"
+# fuzz_zstd_patch: MZPT patches from a zero-filled source (which the target rebuilds) to sample
+# files, and between the two sample PAKs' first 64 KiB (every zstd block kind).
+mkdir -p "$out/zpatch"
+head -c 65536 /dev/zero > "$out/zpatch/zero.src"
+head -c 65536 "$out/shred/char_sample.pak" > "$out/zpatch/char.bin"
+head -c 65536 "$out/shred/layer_sample.pak" > "$out/zpatch/layer.bin"
+"$modkit" patch create "$out/zpatch/zero.src" "$out/zpatch/char.bin" "$out/zpatch/zero_to_char.zpatch" --quiet
+"$modkit" patch create "$out/zpatch/zero.src" "$out/totem-sample/totem/SAMPLE.DGC" "$out/zpatch/zero_to_dgc.zpatch" --quiet
+"$modkit" patch create "$out/zpatch/zero.src" "$out/zpatch/zero.src" "$out/zpatch/zero_to_zero.zpatch" --quiet
+"$modkit" patch create "$out/zpatch/char.bin" "$out/zpatch/layer.bin" "$out/zpatch/char_to_layer.zpatch" --quiet
+rm "$out/zpatch/zero.src" "$out/zpatch/char.bin" "$out/zpatch/layer.bin"
+# fuzz_rom_header: the sample ROM's boot area and the first 64 KiB it checksums (the rest reads as
+# zero padding), in all three byte orders; and the boot area alone.
+"$modkit" sample "$out/rom-sample" --game stadium --quiet
+mkdir -p "$out/rom-header"
+head -c 69632 "$out/rom-sample/stadium/pokemon_stadium_sample.z64" > "$out/rom-header/sample.z64"
+head -c 8192 "$out/rom-sample/stadium/pokemon_stadium_sample.z64" > "$out/rom-header/boot_only.z64"
+"$modkit" rom normalize "$out/rom-header/sample.z64" "$out/rom-header/sample.v64" --order v64 --quiet
+"$modkit" rom normalize "$out/rom-header/sample.z64" "$out/rom-header/sample.n64" --order n64 --quiet
+rm -r "$out/rom-sample"
+# fuzz_texel: an 8-byte case header (format, width-1, height-1, TLUT count-1, flags, bank; see
+# fuzz_texel.cpp) before texel bytes from the sample model FRAGMENTs, one seed per format.
+mkdir -p "$out/texel"
+for f in 0 1 2 3 4 5 6 7 8; do
+  printf "\\$(printf %03o "$f")\\017\\017\\017\\00$((f % 4))\\00$((f % 3))\\000\\000" > "$out/texel/case$f.bin"
+  dd if="$out/stadium-models/002.fragment" bs=1 skip=256 count=1600 2>/dev/null >> "$out/texel/case$f.bin"
+done
