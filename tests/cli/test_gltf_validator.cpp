@@ -84,6 +84,9 @@ BOOST_AUTO_TEST_CASE(every_sample_export_passes_the_khronos_gltf_validator) {
         const std::string i = std::to_string(e["index"].GetUint());
         files.push_back((out / ("stadium" + i + ".glb")).string());
         export_ok({"stadium", "export", "-q", rom, i, files.back()});
+        // With its skeletal and texture animations (switch joints, TRS nodes).
+        files.push_back((out / ("stadium" + i + "_animated.glb")).string());
+        export_ok({"stadium", "export", "-q", rom, i, files.back(), "--animations"});
     }
     std::size_t quartets = 0;
     for (const char* pak_name : {"char_sample.pak", "layer_sample.pak"}) {
