@@ -84,6 +84,7 @@ void register_group(Group group) {
     if (inserted) return;
     Group& existing = it->second;
     if (existing.summary.empty()) existing.summary = group.summary;
+    existing.partial = existing.partial && group.partial;
     for (auto& sub : group.subcommands) existing.subcommands.push_back(std::move(sub));
 }
 

@@ -50,6 +50,10 @@ struct Group {
     std::vector<Subcommand> subcommands;
     // A group with a single action and no subcommands sets `single` instead.
     bool single = false;
+    // Registered with only some of its subcommands (`stadium list` in the lean front): the
+    // lean `modkit` runs those and hands the rest, and the group's help, to modkit-scene.
+    // Merged registrations are partial only when every one of them is.
+    bool partial = false;
 };
 
 void register_group(Group group);

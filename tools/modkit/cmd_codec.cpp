@@ -1,5 +1,6 @@
 // modkit yay0 … and modkit szp …: the compression codecs.
 #include "cli.hpp"
+#include "codec_batch.hpp"
 #include "json.hpp"
 
 #include "libmod/codec/szp.hpp"
@@ -13,13 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void declare_in_out(po::options_description& o, po::positional_options_description& p) {
-    o.add_options()("in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
-    p.add("in", 1).add("out", 1);
-}
-
-void declare_in_out_mode(po::options_description& o, po::positional_options_description& p) {
-    declare_in_out(o, p);
+void declare_mode(po::options_description& o) {
     o.add_options()("mode", po::value<std::string>()->default_value("nintendo"),
                     "nintendo (the parse Nintendo's encoder makes, byte for byte) or best (smallest)");
 }
@@ -46,8 +41,12 @@ void report_sizes(const Global& g, const char* what, std::size_t in, std::size_t
 }
 
 int yay0_compress(const po::variables_map& vm, const Global& g) {
-    fs::path in = required(vm, "in"), out = required(vm, "out");
     auto mode = mod::yay0::parse_mode(vm["mode"].as<std::string>());
+    if (batch_requested(vm))
+        return run_batch(vm, g, {"compress", ".yay0", "", "", [mode](const fs::path&, const mod::Bytes& data) {
+                                     return mod::yay0::encode(data, mode, nullptr);
+                                 }});
+    auto [in, out] = single_in_out(vm);
     auto data = mod::read_file(in);
     // The optimal parse takes seconds on large inputs: show where it is (stderr, terminals only).
     mod::Progress progress("yay0 " + std::string(mod::yay0::to_string(mode)), 2 * std::uint64_t(data.size()), g.quiet);
@@ -58,7 +57,13 @@ int yay0_compress(const po::variables_map& vm, const Global& g) {
 }
 
 int yay0_decompress(const po::variables_map& vm, const Global& g) {
-    fs::path in = required(vm, "in"), out = required(vm, "out");
+    const auto options = decode_options(vm);
+    if (batch_requested(vm))
+        return run_batch(vm, g, {"decompress", "", ".yay0", ".bin", [options](const fs::path& in, const mod::Bytes& data) {
+                                     return mod::yay0::decode(mod::ByteReader(data, mod::Endian::big, in.string(), "yay0"),
+                                                              options);
+                                 }});
+    auto [in, out] = single_in_out(vm);
     auto data = mod::read_file(in);
     auto plain = mod::yay0::decode(mod::ByteReader(data, mod::Endian::big, in.string(), "yay0"),
                                    decode_options(vm));
@@ -68,8 +73,12 @@ int yay0_decompress(const po::variables_map& vm, const Global& g) {
 }
 
 int szp_pack(const po::variables_map& vm, const Global& g) {
-    fs::path in = required(vm, "in"), out = required(vm, "out");
     auto mode = mod::yay0::parse_mode(vm["mode"].as<std::string>());
+    if (batch_requested(vm))
+        return run_batch(vm, g, {"pack", ".szp", "", "", [mode](const fs::path&, const mod::Bytes& data) {
+                                     return mod::szp::pack(data, mode);
+                                 }});
+    auto [in, out] = single_in_out(vm);
     auto data = mod::read_file(in);
     auto packed = mod::szp::pack(data, mode);
     mod::write_file_atomic(out, packed, std::span<const fs::path>(&in, 1));
@@ -77,13 +86,26 @@ int szp_pack(const po::variables_map& vm, const Global& g) {
     return 0;
 }
 
-int szp_unpack(const po::variables_map& vm, const Global& g) {
-    fs::path in = required(vm, "in"), out = required(vm, "out");
-    auto data = mod::read_file(in);
-    auto u = mod::szp::unpack(mod::ByteReader(data, mod::Endian::big, in.string(), "szp"), decode_options(vm));
-    if (u.uninitialised_bytes)
-        warn(in.string() + ": the Yay0 stream ends " + std::to_string(u.uninitialised_bytes) +
+void warn_uninitialised(const fs::path& in, std::uint64_t bytes) {
+    if (bytes)
+        warn(in.string() + ": the Yay0 stream ends " + std::to_string(bytes) +
              " bytes before size1; the game leaves those bytes as they were (written as zero)");
+}
+
+int szp_unpack(const po::variables_map& vm, const Global& g) {
+    const auto options = decode_options(vm);
+    if (batch_requested(vm))
+        // Warnings come from worker threads: warn() writes one whole line with one call.
+        return run_batch(vm, g, {"unpack", "", ".szp", ".bin", [options](const fs::path& in, const mod::Bytes& data) {
+                                     auto u = mod::szp::unpack(mod::ByteReader(data, mod::Endian::big, in.string(), "szp"),
+                                                               options);
+                                     warn_uninitialised(in, u.uninitialised_bytes);
+                                     return std::move(u.data);
+                                 }});
+    auto [in, out] = single_in_out(vm);
+    auto data = mod::read_file(in);
+    auto u = mod::szp::unpack(mod::ByteReader(data, mod::Endian::big, in.string(), "szp"), options);
+    warn_uninitialised(in, u.uninitialised_bytes);
     mod::write_file_atomic(out, u.data, std::span<const fs::path>(&in, 1));
     report_sizes(g, "unpack", data.size(), u.data.size());
     return 0;
@@ -125,18 +147,23 @@ int szp_info(const po::variables_map& vm, const Global& g) {
     return 0;
 }
 
+// The file-transforming commands take IN OUT, or many inputs with --out-dir (codec_batch.hpp).
 const Registrar yay0_group({"yay0", "Yay0 compression (N64/GameCube LZ)", {
-    {"compress", "IN OUT [--mode nintendo|best]", "compress a file to a Yay0 stream",
-     declare_in_out_mode, yay0_compress},
-    {"decompress", "IN OUT [--max-size N]", "decompress a Yay0 stream (strict, bounded)",
-     [](auto& o, auto& p) { declare_in_out(o, p); declare_max(o); }, yay0_decompress},
+    {"compress", "IN OUT | IN... --out-dir DIR | --list FILE --out-dir DIR [--mode nintendo|best] [-j N]",
+     "compress files to Yay0 streams (many: DIR/NAME.yay0, on -j threads)",
+     [](auto& o, auto& p) { declare_batch_inputs(o, p); declare_mode(o); }, yay0_compress},
+    {"decompress", "IN OUT | IN... --out-dir DIR | --list FILE --out-dir DIR [--max-size N] [-j N]",
+     "decompress Yay0 streams, strict and bounded (many: NAME.yay0 -> DIR/NAME, else NAME.bin)",
+     [](auto& o, auto& p) { declare_batch_inputs(o, p); declare_max(o); }, yay0_decompress},
 }});
 
 const Registrar szp_group({"szp", "PERS-SZP containers (Pokémon Stadium)", {
-    {"pack", "IN OUT [--mode nintendo|best]", "wrap a file as PERS-SZP (header 0x18, no fix-ups)",
-     declare_in_out_mode, szp_pack},
-    {"unpack", "IN OUT [--max-size N]", "unpack as the game does (fix-ups applied, size2 bytes)",
-     [](auto& o, auto& p) { declare_in_out(o, p); declare_max(o); }, szp_unpack},
+    {"pack", "IN OUT | IN... --out-dir DIR | --list FILE --out-dir DIR [--mode nintendo|best] [-j N]",
+     "wrap files as PERS-SZP (header 0x18, no fix-ups; many: DIR/NAME.szp)",
+     [](auto& o, auto& p) { declare_batch_inputs(o, p); declare_mode(o); }, szp_pack},
+    {"unpack", "IN OUT | IN... --out-dir DIR | --list FILE --out-dir DIR [--max-size N] [-j N]",
+     "unpack as the game does (fix-ups applied, size2 bytes; many: NAME.szp -> DIR/NAME)",
+     [](auto& o, auto& p) { declare_batch_inputs(o, p); declare_max(o); }, szp_unpack},
     {"info", "IN [--json]", "show the header, fix-ups and Yay0 stream extent",
      [](auto& o, auto& p) { o.add_options()("in", po::value<std::string>(), "input file"); p.add("in", 1); declare_max(o); },
      szp_info},

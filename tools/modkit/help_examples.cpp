@@ -110,7 +110,8 @@ const Table& table() {
                                " 'DB:>SAMPLE>TEXTURES>CRATE.TBITMAP' BLUE.DGC --hue 200 --slots 0-127"}},
         {"totem material", {"modkit totem material colour " + dgc + " " + ngc +
                                 " 'DB:>SAMPLE>MATERIALS>SKIN.TMAT' TINTED.DGC --colour FF8080"}},
-        {"yay0 compress", {"modkit yay0 compress " + ngc + " names.yay0 --mode best"}},
+        {"yay0 compress", {"modkit yay0 compress " + ngc + " names.yay0 --mode best",
+                           "modkit yay0 compress " + dgc + " " + ngc + " --out-dir packed -j 2"}},
         {"yay0 decompress", {"modkit yay0 compress " + ngc + " names2.yay0",
                              "modkit yay0 decompress names2.yay0 names.bin"}},
     };

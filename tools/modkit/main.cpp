@@ -1,13 +1,57 @@
-// modkit: one executable, one command group per file (see cli.hpp).
+// modkit: one command group per file (see cli.hpp). Compiled twice: modkit-scene (every
+// command) and, with MODKIT_LEAN_FRONT, the lean `modkit` the user types.
 #include "cli.hpp"
 
 #include "libmod/core/file.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 
+#if defined(MODKIT_LEAN_FRONT)
+#include <unistd.h>
+#endif
+
 namespace {
+
+#if defined(MODKIT_LEAN_FRONT)
+// The lean front (doc/architecture.md, "Two executables") runs the codec commands itself and
+// hands every other command line, unchanged, to modkit-scene in its own folder.
+bool runs_here(const std::vector<std::string>& args) {
+    if (args.empty()) return false;  // the overview lists every group: modkit-scene's
+    if (args[0] == "--version" || args[0] == "version") return true;
+    std::size_t g = 0;
+    if (args[0] == "help") {
+        if (args.size() < 2) return false;
+        g = 1;
+    }
+    auto it = modkit::groups().find(args[g]);
+    if (it == modkit::groups().end()) return false;  // modkit-scene's, or unknown (it says so)
+    if (!it->second.partial) return true;
+    // A partial group: only its lean subcommands (and their --help) run here.
+    if (args.size() < g + 2) return false;
+    for (const auto& sub : it->second.subcommands)
+        if (sub.name == args[g + 1]) return true;
+    return false;
+}
+
+[[noreturn]] void run_scene_helper(char** argv) {
+    std::string self(4096, '\0');
+    ssize_t n = ::readlink("/proc/self/exe", self.data(), self.size() - 1);
+    std::string helper = "modkit-scene";
+    if (n > 0) {
+        self.resize(static_cast<std::size_t>(n));
+        auto slash = self.rfind('/');
+        helper = self.substr(0, slash + 1) + helper;
+    }
+    ::execv(helper.c_str(), argv);
+    std::fprintf(stderr, "modkit: internal error: cannot run %s (it holds every command but the codecs and "
+                 "belongs next to modkit): %s\n", helper.c_str(), std::strerror(errno));
+    std::exit(70);
+}
+#endif
 
 void print_overview() {
     std::cout << "usage: modkit GROUP SUBCOMMAND [options]\n\n"
@@ -25,6 +69,9 @@ void print_overview() {
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+#if defined(MODKIT_LEAN_FRONT)
+    if (!runs_here(args)) run_scene_helper(argv);
+#endif
     // Temporary files of an earlier run that was killed are removed from an output folder
     // before the first write there (mod::write_file_atomic); the user hears which.
     mod::set_stale_temporary_notifier([](const std::filesystem::path& removed) {

