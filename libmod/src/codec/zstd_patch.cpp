@@ -182,11 +182,14 @@ Header inspect(const ByteReader& patch_in) {
 Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& options, Header* header_out) {
     const ByteReader patch = patch_in.with_endian(Endian::little);
     const Header h = read_header(patch);
-    // Size and CRC-32 refuse most wrong sources quickly; SHA-1 makes the identity certain.
-    const std::uint32_t source_crc = crc32(source);
-    const bool same_size_and_crc = source.size() == h.source_size && source_crc == h.source_crc32;
-    const Sha1Digest source_sha = same_size_and_crc ? sha1(source) : Sha1Digest{};
-    if (!same_size_and_crc || source_sha != h.source_sha1) {
+    // The size refuses most wrong sources at no cost; SHA-1 makes the identity certain (on the
+    // SHA extensions it is faster than our CRC-32, so the CRC is computed only to describe a
+    // refused source: a source with the recorded SHA-1 is the recorded source).
+    const bool same_size = source.size() == h.source_size;
+    const Sha1Digest source_sha = same_size ? sha1(source) : Sha1Digest{};
+    if (!same_size || source_sha != h.source_sha1) {
+        const std::uint32_t source_crc = crc32(source);
+        const bool same_size_and_crc = same_size && source_crc == h.source_crc32;
         std::string message = "wrong source: the patch was made for " +
                               describe_file(h.source_size, h.source_crc32, h.source_sha1) + "; this file has " +
                               std::to_string(source.size()) + " bytes, CRC-32 " + hex(source_crc, 8) +
