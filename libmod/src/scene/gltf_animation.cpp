@@ -151,7 +151,9 @@ void write_animations(JsonWriter& w, const Scene& scene, const FloatAccessorSink
         std::vector<std::pair<std::size_t, std::size_t>> samplers;  // input, output accessors
         for (const auto& ch : an.channels) {
             const bool rot = ch.path == AnimationChannel::Path::rotation;
-            samplers.push_back({add(ch.times, "SCALAR", 1, true), add(ch.values, rot ? "VEC4" : "VEC3", rot ? 4 : 3, false)});
+            // Sampler inputs need min and max (times are increasing: first and last).
+            const MinMax bounds{{ch.times.front()}, {ch.times.back()}};
+            samplers.push_back({add(ch.times, "SCALAR", 1, bounds), add(ch.values, rot ? "VEC4" : "VEC3", rot ? 4 : 3, {})});
         }
         w.StartObject();
         w.Key("name");

@@ -10,10 +10,14 @@
 
 namespace mod::scene {
 
+// Per-component bounds of an accessor (empty when not written).
+struct MinMax {
+    std::vector<float> min, max;
+};
 // Adds a float accessor over `data` (`components` floats per element, glTF type `type`) in a
-// bufferView of its own, with min/max when `min_max`; returns the accessor index.
+// bufferView of its own, with the given bounds; returns the accessor index.
 using FloatAccessorSink = std::function<std::size_t(const std::vector<float>& data, const char* type, std::size_t components,
-                                                    bool min_max)>;
+                                                    MinMax bounds)>;
 
 // Checks Scene::animations (bone indices, sizes, increasing finite times, finite values):
 // format error naming the animation and channel.

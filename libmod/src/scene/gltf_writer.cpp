@@ -1,6 +1,5 @@
 // glTF 2.0 / GLB writer (contract in gltf_writer.hpp).
 #include "scene/gltf_writer.hpp"
-
 #include "scene/gltf_animation.hpp"
 
 #include "libmod/core/error.hpp"
@@ -223,8 +222,7 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
     };
     const auto& bones = scene.skeleton.bones;
     bool skinned = !bones.empty();
-    check_animations(scene);
-    const std::set<std::uint32_t> animated = animated_bones(scene);  // written as TRS, not matrix
+    const std::set<std::uint32_t> animated = (check_animations(scene), animated_bones(scene));  // TRS nodes
 
     struct Primitive {
         std::size_t position, normal, tangent, uv0, uv1, colour = SIZE_MAX, joints = SIZE_MAX, weights = SIZE_MAX,
@@ -521,18 +519,10 @@ GltfOutput write_gltf(const Scene& scene, const std::vector<std::vector<SkinWeig
         w.EndObject();
         w.EndArray();
     }
-    if (!scene.animations.empty())
-        write_animations(w, scene, [&](const std::vector<float>& data, const char* type, std::size_t components, bool min_max) {
-            const std::size_t a = accessor(buffer.add(data, 0), gl_float, data.size() / components, type);
-            if (min_max && !data.empty()) {
-                accessors[a].min.assign(data.begin(), data.begin() + long(components));
-                accessors[a].max = accessors[a].min;
-                for (std::size_t i = 0; i < data.size(); ++i) {
-                    accessors[a].min[i % components] = std::min(accessors[a].min[i % components], data[i]);
-                    accessors[a].max[i % components] = std::max(accessors[a].max[i % components], data[i]);
-                }
-            }
-            return a;
+    if (!scene.animations.empty())  // gltf_animation.cpp
+        write_animations(w, scene, [&](const std::vector<float>& data, const char* type, std::size_t n, MinMax bounds) {
+            accessors.push_back({buffer.add(data, 0), gl_float, data.size() / n, type, bounds.min, bounds.max});
+            return accessors.size() - 1;
         });
     w.Key("accessors");
     w.StartArray();
