@@ -64,6 +64,25 @@ BOOST_AUTO_TEST_CASE(sha1_fast_path_equals_the_portable_code) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(crc32_fast_path_equals_the_portable_code) {
+    BOOST_TEST_MESSAGE("PCLMULQDQ in use: " << mod::crc32_uses_clmul());
+    modtest::Rng rng(32);
+    Bytes data(70000);
+    for (auto& b : data) b = static_cast<std::uint8_t>(rng.next());
+    // Every length up to 300 at several alignments, chained and not, and long inputs.
+    for (std::size_t offset : {0u, 1u, 7u, 15u})
+        for (std::size_t len = 0; len <= 300; ++len) {
+            auto view = std::span<const std::uint8_t>(data).subspan(offset, len);
+            BOOST_TEST(crc32(view) == mod::detail::crc32_portable(view), "offset " << offset << " length " << len);
+            BOOST_TEST(crc32(view, 0x12345678u) == mod::detail::crc32_portable(view, 0x12345678u));
+        }
+    BOOST_TEST(crc32(data) == mod::detail::crc32_portable(data));
+    const auto all = std::span<const std::uint8_t>(data);
+    BOOST_TEST(crc32(all.subspan(1000), crc32(all.first(1000))) == crc32(data));
+    // A hand value: CRC-32 of 64 bytes of 'a' (zlib's crc32), through the fast path.
+    BOOST_TEST(crc32(Bytes(64, 'a')) == 0x89B46555u);
+}
+
 BOOST_AUTO_TEST_CASE(digests_handle_every_padding_boundary) {
     // Lengths around the 56/64-byte padding split must not crash and must differ pairwise.
     std::vector<std::string> seen;

@@ -20,9 +20,12 @@ Sha1Digest sha1(std::span<const std::uint8_t> data) noexcept;
 // True when sha1 runs on the x86 SHA extensions (chosen from CPUID at the first call; about
 // 5x the portable code). Both give the same digest.
 bool sha1_uses_sha_extensions() noexcept;
+// True when crc32 runs on PCLMULQDQ (chosen from CPUID; inputs of 64 bytes or more).
+bool crc32_uses_clmul() noexcept;
 namespace detail {
-// The portable SHA-1, whatever the CPU (tests compare it with sha1).
+// The portable SHA-1 and CRC-32, whatever the CPU (tests compare them with sha1 and crc32).
 Sha1Digest sha1_portable(std::span<const std::uint8_t> data) noexcept;
+std::uint32_t crc32_portable(std::span<const std::uint8_t> data, std::uint32_t previous = 0) noexcept;
 }  // namespace detail
 
 // Lower-case hexadecimal of a byte sequence.
