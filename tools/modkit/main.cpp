@@ -3,11 +3,13 @@
 #include "cli.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 
 #if defined(MODKIT_LEAN_FRONT)
@@ -105,8 +107,13 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "modkit: out of memory\n");
         return 3;
+    } catch (const std::filesystem::filesystem_error& e) {
+        // A file-system failure that escaped a library call is the I/O error it is (exit 4),
+        // not an internal error (issue 21: 70 is reserved for bugs).
+        std::fprintf(stderr, "modkit: %s\n", mod::io_error(e).what());
+        return 4;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "modkit: internal error: %s\n", e.what());
+        std::fprintf(stderr, "modkit: internal error: %s\n", mod::escape_controls(e.what()).c_str());
         return 70;
     }
 }
