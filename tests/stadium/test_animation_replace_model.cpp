@@ -221,6 +221,19 @@ BOOST_AUTO_TEST_CASE(refusals_name_what_cannot_be_written) {
     }
 }
 
+// Hostile glb bytes (every byte flipped three ways: JSON, chunk headers, accessor data) give a
+// mod::Error or a valid replacement, never a crash, a hang or a wild allocation.
+BOOST_AUTO_TEST_CASE(hostile_glb_bytes) {
+    const Model m = read_model(five_bone_model(), "r.fragment");
+    const Bytes good = animtest::make_glb(names(), {walk()});
+    const std::size_t rejected = modtest::byte_flip_loop(good, [&](mod::ByteView v) {
+        FragmentImage image(m.fragment);
+        replace_animation(m, image, 0, v, "flip.glb");
+    });
+    BOOST_TEST_MESSAGE(rejected << " of " << 3 * good.size() << " flipped files rejected");
+    BOOST_TEST(rejected > good.size());
+}
+
 // A header two root entries share: a new header is appended for the replaced index (its pointer
 // words get relocation entries) and the other entry keeps the old one.
 BOOST_AUTO_TEST_CASE(shared_header_gets_a_new_one) {
