@@ -8,6 +8,7 @@
 #include "libmod/stadium/archive.hpp"
 #include "libmod/stadium/builder.hpp"
 #include "sample/stadium_animations.hpp"
+#include "sample/stadium_cases.hpp"
 
 #include <cstring>
 
@@ -87,17 +88,21 @@ Bytes build_model(std::size_t index) {
         materials.push_back({ci8, pal256});
     }
     std::vector<DlId> material_dls;
-    for (const auto& mt : materials) material_dls.push_back(m.add_material_dl(mt.first));
+    for (std::size_t k = 0; k < materials.size(); ++k) material_dls.push_back(sample_material_dl(m, k, materials[k].first));
 
     // Geometry: bone b loads its 8 corners into cache half (b % 2) and stitches its bottom face
     // to the previous bone's top face still in the other half (cross-bone vertex-cache reuse).
     std::vector<DlId> geometry;
     for (int b = 0; b < bones; ++b) {
         auto corners = box(b, seed + 10 + b);
+        const bool unlit = sample_bone_unlit(index, bones, b);  // stadium_cases.cpp
+        if (unlit)
+            for (int c = 0; c < 8; ++c) corners[std::size_t(c)].color = sample_unlit_colour(c);
         const std::uint32_t first = m.add_vertices(corners);
         const std::uint8_t me = static_cast<std::uint8_t>((b % 2) * 8), prev = static_cast<std::uint8_t>(((b + 1) % 2) * 8);
         DisplayList dl;
-        dl.raw(0xD9000000u, 0x00220405u);  // G_GEOMETRYMODE: shade, cull back, lighting
+        // G_GEOMETRYMODE: shade, cull back, lighting (none on the unlit bone)
+        dl.raw(0xD9000000u, unlit ? sample_unlit_geometry_mode : sample_lit_geometry_mode);
         dl.vtx(first, 8, me);
         dl.tri2(me + 0, me + 1, me + 3, me + 0, me + 3, me + 2);
         dl.tri2(me + 4, me + 6, me + 7, me + 4, me + 7, me + 5);
@@ -121,7 +126,7 @@ Bytes build_model(std::size_t index) {
     for (int b = 0; b < bones; ++b) {
         const auto& mt = materials[std::size_t(b) % materials.size()];
         s.bone(static_cast<std::uint8_t>(b), 0, sample_bone_channel(index, bones, b), {0, static_cast<std::int16_t>(b ? 60 : 0), 0},
-               {0, 0, 0});
+               sample_bone_rotation(index, b));
         s.open();
         s.material(1, sample_material_channel(index, b), material_dls[std::size_t(b) % materials.size()], mt.first,
                    mt.second, 0xFFFFFFFF);
@@ -130,7 +135,9 @@ Bytes build_model(std::size_t index) {
     s.draw_with_bone(1, 0, outer_dl);
     for (int b = 0; b < bones; ++b) s.close();
     s.close().end();
-    return m.build();
+    Bytes fragment = m.build();
+    sample_tlut_override(fragment, index);  // stadium_cases.cpp
+    return fragment;
 }
 
 constexpr std::uint32_t ipl3_end = 0x1000;

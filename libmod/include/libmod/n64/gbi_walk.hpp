@@ -49,8 +49,9 @@ struct WalkOptions {
     std::uint32_t geometry_mode = 0;
 };
 
-// G_LIGHTING in the geometry mode (GBI2 value).
-inline constexpr std::uint32_t g_lighting = 0x00200000;
+// G_LIGHTING in the geometry mode: 0x00020000 in every GBI (F3D, F3DEX and F3DEX2 alike).
+// 0x00200000 is F3DEX2's G_SHADING_SMOOTH, not lighting (an earlier version tested that bit).
+inline constexpr std::uint32_t g_lighting = 0x00020000;
 
 class VertexCacheWalker {
 public:
