@@ -88,12 +88,22 @@ BOOST_AUTO_TEST_CASE(every_sample_export_passes_the_khronos_gltf_validator) {
         files.push_back((out / ("stadium" + i + "_animated.glb")).string());
         export_ok({"stadium", "export", "-q", rom, i, files.back(), "--animations"});
     }
-    std::size_t quartets = 0;
+    std::size_t quartets = 0, static_quartets = 0;
     for (const char* pak_name : {"char_sample.pak", "layer_sample.pak"}) {
         const std::string pak = (dir / "shred" / pak_name).string();
-        const auto listing = json_of({"shred", "pak", "list", "--json", pak});
+        const auto listing = json_of({"shred", "show", "--json", pak});
         for (const auto& q : listing["quartets"].GetArray()) {
             const std::string base = q["base"].GetString();
+            if (q.HasMember("skinned") && !q["skinned"].GetBool()) {
+                // Static meshes are outside shred-quartet/1: a clear refusal, nothing written.
+                const std::string refused = (out / ("shred_" + base + ".glb")).string();
+                const auto r = run_cli({"shred", "export", pak, base, refused});
+                BOOST_TEST(r.exit_code == 1);
+                BOOST_TEST(r.err.find("is not skinned") != std::string::npos, r.err);
+                BOOST_TEST(!std::filesystem::exists(refused));
+                ++static_quartets;
+                continue;
+            }
             for (const char* ext : {".glb", ".gltf"}) {
                 files.push_back((out / ("shred_" + base + ext)).string());
                 export_ok({"shred", "export", pak, base, files.back()});
@@ -101,7 +111,8 @@ BOOST_AUTO_TEST_CASE(every_sample_export_passes_the_khronos_gltf_validator) {
             ++quartets;
         }
     }
-    BOOST_TEST(quartets == 4u);
+    BOOST_TEST(quartets == 5u);  // the sample's skinned quartets (both PAKs)
+    BOOST_TEST(static_quartets == 1u);  // board01
     const std::string dgc = (dir / "totem" / "SAMPLE.DGC").string(), ngc = (dir / "totem" / "SAMPLE.NGC").string();
     const auto totem = json_of({"totem", "list", "--json", dgc, ngc});
     std::size_t skins = 0;

@@ -80,6 +80,14 @@ Bytes EditEnv::hex_bytes(const char* field) const {
     return out;
 }
 
+image::HsvShift EditEnv::hsv_shift() const {
+    image::HsvShift s;
+    s.hue_degrees = number("hue", 0);
+    s.saturation = number("saturation", 1);
+    s.value = number("value", 1);
+    return s;
+}
+
 std::vector<unsigned> EditEnv::slots(const char* field) const {
     std::vector<unsigned> out;
     if (!has(field)) return out;

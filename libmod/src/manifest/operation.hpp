@@ -8,6 +8,7 @@
 
 #include "json_source.hpp"
 #include "libmod/core/bytes.hpp"
+#include "libmod/image/recolour.hpp"
 #include "libmod/manifest/apply.hpp"
 
 #include "libmod/core/rapidjson.hpp"
@@ -68,6 +69,8 @@ struct EditEnv {
     Bytes hex_bytes(const char* field) const;
     // Palette slots: [1,2] or "0-1,5".
     std::vector<unsigned> slots(const char* field) const;
+    // The palette.hsv shift of every game: "hue" (degrees, 0), "saturation" (x1), "value" (x1).
+    image::HsvShift hsv_shift() const;
     // A path field resolved against the manifest's folder (checked when the manifest was loaded).
     std::filesystem::path path(const char* field) const;
     std::filesystem::path path_at(const char* field, std::size_t index) const;

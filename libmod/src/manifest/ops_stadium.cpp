@@ -170,14 +170,6 @@ void apply_palette_set(EditEnv& env, ReportOut& r) {
 
 // ---- palette.hsv ---------------------------------------------------------------------------
 
-image::HsvShift shift_of(const EditEnv& env) {
-    image::HsvShift s;
-    s.hue_degrees = env.number("hue", 0);
-    s.saturation = env.number("saturation", 1);
-    s.value = env.number("value", 1);
-    return s;
-}
-
 void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
     const Opened o = open(env);
     const std::size_t index = env.u64("model");
@@ -198,7 +190,7 @@ void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
         add_slot_runs(env, out, index, p, pal, slots);
     }
     add_model_touches(env, out, index);
-    const auto s = shift_of(env);
+    const auto s = env.hsv_shift();
     out.summary = "shift hue " + std::to_string(s.hue_degrees).substr(0, 6) + " deg, saturation x" +
                   std::to_string(s.saturation).substr(0, 4) + ", value x" + std::to_string(s.value).substr(0, 4) +
                   " of model " + std::to_string(index);
@@ -214,7 +206,7 @@ void apply_palette_hsv(EditEnv& env, ReportOut& r) {
     r.set("model", std::uint64_t(index));
     for (auto pal : env.u64_list("palette")) {
         const ModelPalette before = palette_of(env, m, pal, "palette");
-        report_palette(r, shift_palette_hsv(m, image, pal, shift_of(env), asked, locked), before, locked);
+        report_palette(r, shift_palette_hsv(m, image, pal, env.hsv_shift(), asked, locked), before, locked);
     }
     commit(env, o, index, image);
 }

@@ -156,14 +156,6 @@ void apply_palette_set(EditEnv& env, ReportOut& r) {
 
 // ---- palette.hsv ------------------------------------------------------------------------------
 
-image::HsvShift shift_of(const EditEnv& env) {
-    image::HsvShift s;
-    s.hue_degrees = env.number("hue", 0);
-    s.saturation = env.number("saturation", 1);
-    s.value = env.number("value", 1);
-    return s;
-}
-
 void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
     const Opened o = open(env);
     const std::size_t i = locate(env, o, "bitmap", "BITMAP");
@@ -185,7 +177,7 @@ void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
 void apply_palette_hsv(EditEnv& env, ReportOut& r) {
     const Opened o = open(env);
     const std::size_t i = locate(env, o, "bitmap", "BITMAP");
-    const auto p = shift_palette(payload(env, o, i), layout_of(env, o), shift_of(env), env.slots("slots"), env.slots("lock"));
+    const auto p = shift_palette(payload(env, o, i), layout_of(env, o), env.hsv_shift(), env.slots("slots"), env.slots("lock"));
     report_changes(r, o, i, p);
     commit(env, o, i, p.payload, r);
 }

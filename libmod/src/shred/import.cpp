@@ -378,6 +378,13 @@ namespace {
 QuartetEntries quartet_entries(const Pak& pak, std::string_view quartet_base) {
     auto q = find_quartet(pak, quartet_base);
     if (!q) throw Error(ErrorKind::usage, "no quartet '" + std::string(quartet_base) + "' in the PAK", pak.file);
+    // A quartet of static meshes is outside shred-quartet/1: say so instead of failing on the
+    // first record's layout (its metadata is not the skinned record table).
+    if (is_static_quartet(pak.data(q->meta)))
+        throw Error(ErrorKind::usage,
+                    "quartet '" + std::string(quartet_base) + "' is not skinned (every mesh has 0xFFFFFFFF at +0x9C): " +
+                        "static meshes are outside " + quartet_v1::name + " and are kept verbatim, not exported or replaced",
+                    pak.file);
     return std::move(*q);
 }
 

@@ -101,6 +101,20 @@ scene::Scene skin_to_scene(const Skin& skin, const std::vector<std::pair<std::in
                     for (const auto& e : sub.vertices)
                         if (e.id < per_position.size())
                             per_position[e.id].push_back({static_cast<std::uint32_t>(b), e.weight.value()});
+        // glTF requires every skinned vertex's weights to sum to 1: a position the SKIN gives no
+        // positive weight (a SURFACE-targeting or partial SKIN) is bound to the first group, and said.
+        std::size_t unweighted = 0;
+        for (auto& inf : per_position) {
+            if (skin.sections.empty()) break;  // no group to bind to (an unskinned export)
+            double sum = 0;
+            for (const auto& i : inf) sum += i.weight;
+            if (sum > 0) continue;
+            inf.assign(1, scene::Influence{0, 1.0f});
+            ++unweighted;
+        }
+        if (unweighted)
+            sc.warnings.push_back(std::to_string(unweighted) + " position(s) of MESH " + names.display(id) +
+                                  " have no weight in the SKIN: exported bound to its first group with weight 1");
 
         std::map<std::uint32_t, scene::Mesh> by_material;
         std::map<std::uint32_t, std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>> keys;
