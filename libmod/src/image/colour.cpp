@@ -96,6 +96,61 @@ double delta_e(const Oklab& x, const Oklab& y) noexcept {
 
 double delta_e(Rgba8 x, Rgba8 y) noexcept { return delta_e(to_oklab(x), to_oklab(y)); }
 
+CieLab to_cielab(Rgba8 c) noexcept {
+    const double r = srgb8_to_linear(c.r), g = srgb8_to_linear(c.g), b = srgb8_to_linear(c.b);
+    // XYZ relative to the D65 white (X/Xn, Y/Yn, Z/Zn with Xn = 0.95047, Zn = 1.08883).
+    const double x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047;
+    const double y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+    const double z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883;
+    auto f = [](double t) {
+        constexpr double d = 6.0 / 29.0;
+        return t > d * d * d ? std::cbrt(t) : t / (3 * d * d) + 4.0 / 29.0;
+    };
+    const double fx = f(x), fy = f(y), fz = f(z);
+    return {116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)};
+}
+
+double ciede2000(const CieLab& x, const CieLab& y) noexcept {
+    constexpr double pi = 3.14159265358979323846, deg = pi / 180;
+    constexpr double p25_7 = 6103515625.0;  // 25^7
+    const double c1 = std::hypot(x.a, x.b), c2 = std::hypot(y.a, y.b);
+    const double cbar = (c1 + c2) / 2, cbar7 = std::pow(cbar, 7);
+    const double g = 0.5 * (1 - std::sqrt(cbar7 / (cbar7 + p25_7)));
+    const double a1 = (1 + g) * x.a, a2 = (1 + g) * y.a;
+    const double cp1 = std::hypot(a1, x.b), cp2 = std::hypot(a2, y.b);
+    auto hue = [](double b, double a) {
+        if (a == 0 && b == 0) return 0.0;
+        double h = std::atan2(b, a) / deg;
+        return h < 0 ? h + 360 : h;
+    };
+    const double h1 = hue(x.b, a1), h2 = hue(y.b, a2);
+    const double dl = y.L - x.L, dc = cp2 - cp1;
+    double dh = 0;
+    if (cp1 * cp2 != 0) {
+        dh = h2 - h1;
+        if (dh > 180) dh -= 360;
+        else if (dh < -180) dh += 360;
+    }
+    const double dH = 2 * std::sqrt(cp1 * cp2) * std::sin(dh * deg / 2);
+    const double lbar = (x.L + y.L) / 2, cpbar = (cp1 + cp2) / 2;
+    double hbar = h1 + h2;
+    if (cp1 * cp2 != 0) {
+        if (std::fabs(h1 - h2) <= 180) hbar = (h1 + h2) / 2;
+        else if (h1 + h2 < 360) hbar = (h1 + h2 + 360) / 2;
+        else hbar = (h1 + h2 - 360) / 2;
+    }
+    const double t = 1 - 0.17 * std::cos((hbar - 30) * deg) + 0.24 * std::cos(2 * hbar * deg) +
+                     0.32 * std::cos((3 * hbar + 6) * deg) - 0.20 * std::cos((4 * hbar - 63) * deg);
+    const double dtheta = 30 * std::exp(-((hbar - 275) / 25) * ((hbar - 275) / 25));
+    const double cpbar7 = std::pow(cpbar, 7);
+    const double rc = 2 * std::sqrt(cpbar7 / (cpbar7 + p25_7));
+    const double l50 = (lbar - 50) * (lbar - 50);
+    const double sl = 1 + 0.015 * l50 / std::sqrt(20 + l50), sc = 1 + 0.045 * cpbar, sh = 1 + 0.015 * cpbar * t;
+    const double rt = -std::sin(2 * dtheta * deg) * rc;
+    const double ql = dl / sl, qc = dc / sc, qh = dH / sh;
+    return std::sqrt(std::max(0.0, ql * ql + qc * qc + qh * qh + rt * qc * qh));
+}
+
 Rgba8 from_rgba5551(std::uint16_t v) noexcept {
     return {expand5(v >> 11), expand5(v >> 6), expand5(v >> 1), static_cast<std::uint8_t>((v & 1) ? 255 : 0)};
 }

@@ -79,16 +79,62 @@ unsigned nearest(const Oklab& c, std::span<const Oklab> candidates) noexcept {
     return best;
 }
 
+NearestSearch::NearestSearch(std::span<const Oklab> candidates) : by_index_(candidates.begin(), candidates.end()) {
+    std::vector<unsigned> order(candidates.size());
+    for (unsigned i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](unsigned x, unsigned y) {
+        return candidates[x].L != candidates[y].L ? candidates[x].L < candidates[y].L : x < y;
+    });
+    for (auto i : order) {
+        l_.push_back(candidates[i].L), a_.push_back(candidates[i].a), b_.push_back(candidates[i].b);
+        index_.push_back(i);
+    }
+}
+
+unsigned NearestSearch::find(const Oklab& c, unsigned hint) const noexcept {
+    const std::size_t n = l_.size();
+    if (n == 0) return 0;
+    std::size_t up = static_cast<std::size_t>(std::lower_bound(l_.begin(), l_.end(), c.L) - l_.begin());
+    std::size_t down = up;  // next candidate below is down - 1
+    // The same expression as nearest(), so the distances (and the winner) are bit-identical.
+    auto distance = [&](double l, double a, double b) {
+        const double dl = c.L - l, da = c.a - a, db = c.b - b;
+        return dl * dl + da * da + db * db;
+    };
+    unsigned best = hint < n ? hint : 0;
+    double best_d = distance(by_index_[best].L, by_index_[best].a, by_index_[best].b);
+    auto consider = [&](std::size_t j) {
+        const double d = distance(l_[j], a_[j], b_[j]);
+        if (d < best_d || (d == best_d && index_[j] < best)) best = index_[j], best_d = d;
+    };
+    bool go_up = up < n, go_down = down > 0;
+    while (go_up || go_down) {
+        if (go_up) {
+            const double dl = c.L - l_[up];
+            if (dl * dl > best_d) go_up = false;
+            else consider(up++), go_up = up < n;
+        }
+        if (go_down) {
+            const double dl = c.L - l_[down - 1];
+            if (dl * dl > best_d) go_down = false;
+            else consider(--down), go_down = down > 0;
+        }
+    }
+    return best;
+}
+
 void map_images(std::span<const RgbaImage> images, const Histogram& h, std::span<const unsigned> slots,
                 std::span<const Oklab> labs, std::optional<unsigned> transparent_slot, std::uint8_t alpha_threshold,
                 unsigned threads, std::vector<Bytes>& indices, std::vector<ImageReport>& reports) {
     // Nearest entry of every distinct colour, in fixed chunks.
     const std::size_t chunks = (h.keys.size() + chunk_size - 1) / chunk_size;
+    const NearestSearch search(labs);
     auto parts = parallel_map(chunks, [&](std::size_t c) {
         std::vector<std::pair<std::uint8_t, double>> out;
         const std::size_t end = std::min(h.keys.size(), (c + 1) * chunk_size);
+        unsigned k = 0;
         for (std::size_t i = c * chunk_size; i < end; ++i) {
-            unsigned k = nearest(h.labs[i], labs);
+            k = search.find(h.labs[i], k);  // neighbouring keys have similar colours
             out.emplace_back(static_cast<std::uint8_t>(slots[k]), delta_e(h.labs[i], labs[k]));
         }
         return out;

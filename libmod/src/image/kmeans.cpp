@@ -19,6 +19,7 @@ struct Partial {
 // colours are still poorly served. Returns whether any centroid moved.
 bool reseed_empty(std::span<const Bin> bins, const std::vector<Oklab>& all, const std::vector<std::uint32_t>& assignment,
                   const std::vector<double>& weights, std::vector<Oklab>& free_centroids) {
+    if (std::find(weights.begin(), weights.end(), 0.0) == weights.end()) return false;  // none empty
     std::vector<std::pair<double, std::size_t>> error;
     for (std::size_t i = 0; i < bins.size(); ++i) {
         const Oklab& c = all[assignment[i]];
@@ -43,17 +44,20 @@ std::vector<double> kmeans(std::span<const Bin> bins, std::span<const Oklab> fix
                            unsigned max_iterations, unsigned threads) {
     const std::size_t nf = fixed.size(), nc = free_centroids.size();
     std::vector<double> weights(nc, 0.0);
-    std::vector<std::uint32_t> previous;
+    std::vector<std::uint32_t> previous, hints;
     const std::size_t chunks = (bins.size() + chunk_size - 1) / chunk_size;
     for (unsigned round = 0; round <= max_iterations; ++round) {
         std::vector<Oklab> all(fixed.begin(), fixed.end());
         all.insert(all.end(), free_centroids.begin(), free_centroids.end());
+        const NearestSearch search(all);
         auto parts = parallel_map(chunks, [&](std::size_t c) {
             Partial p;
             p.sum.assign(4 * nc, 0.0);
             const std::size_t end = std::min(bins.size(), (c + 1) * chunk_size);
             for (std::size_t i = c * chunk_size; i < end; ++i) {
-                unsigned k = nearest(bins[i].lab, all);
+                // Last round's centroid is usually still the nearest: a tight first bound.
+                const unsigned hint = hints.size() == bins.size() ? hints[i] : 0;
+                unsigned k = search.find(bins[i].lab, hint);
                 p.assignment.push_back(k);
                 if (k < nf) continue;
                 double* s = &p.sum[4 * (k - nf)];
@@ -77,6 +81,7 @@ std::vector<double> kmeans(std::span<const Bin> bins, std::span<const Oklab> fix
         for (std::size_t k = 0; k < nc; ++k)
             if (weights[k] > 0)
                 free_centroids[k] = {sum[4 * k] / weights[k], sum[4 * k + 1] / weights[k], sum[4 * k + 2] / weights[k]};
+        hints = assignment;
         previous = reseeded ? std::vector<std::uint32_t>{} : std::move(assignment);
     }
     return weights;

@@ -37,6 +37,22 @@ std::vector<Bin> build_bins(const Histogram& histogram);
 // Index of the nearest candidate (squared Oklab distance, lowest index on ties).
 unsigned nearest(const Oklab& colour, std::span<const Oklab> candidates) noexcept;
 
+// The same answer as nearest(), found faster: candidates sorted by L and visited outward from
+// the query's L; a direction stops once its L difference alone exceeds the best squared distance
+// (so no candidate that could win or tie is skipped, and ties still go to the lowest index).
+class NearestSearch {
+public:
+    explicit NearestSearch(std::span<const Oklab> candidates);
+    // `hint` (a candidate index, e.g. the previous answer for a similar colour) only sets the
+    // first bound: the answer does not depend on it.
+    unsigned find(const Oklab& colour, unsigned hint = 0) const noexcept;
+
+private:
+    std::vector<Oklab> by_index_;
+    std::vector<double> l_, a_, b_;  // by ascending L (then index)
+    std::vector<unsigned> index_;
+};
+
 // Median cut: at most k weighted-mean centroids (fewer when there are fewer bins).
 std::vector<Oklab> median_cut(std::span<const Bin> bins, unsigned k);
 

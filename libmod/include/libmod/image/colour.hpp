@@ -32,6 +32,15 @@ Rgba8 from_oklab(const Oklab& lab, std::uint8_t alpha = 255) noexcept;
 double delta_e(const Oklab& x, const Oklab& y) noexcept;
 double delta_e(Rgba8 x, Rgba8 y) noexcept;
 
+// CIE 1976 L*a*b* (D65 white, sRGB primaries: IEC 61966-2-1 matrix) and the CIEDE2000 colour
+// difference (Sharma, Wu & Dalal 2005, kL = kC = kH = 1). Used to compare quantisers with the
+// measure the literature uses; the quantiser itself works in Oklab.
+struct CieLab {
+    double L = 0, a = 0, b = 0;
+};
+CieLab to_cielab(Rgba8 colour) noexcept;  // alpha ignored
+double ciede2000(const CieLab& x, const CieLab& y) noexcept;
+
 // RGBA5551 (rrrrrgggggbbbbba). Expansion by bit replication (v << 3 | v >> 2), encoding to the
 // nearest level (ties low) and alpha bit = a >= 128: the same rule as mod::n64's texel codec
 // (libmod/n64/texel.hpp), repeated here because the image layer does not depend on n64.
