@@ -11,6 +11,7 @@
 // Usage: bench_quantise [--rounds N] [--colours 16,256] [--save FILE] [--baseline FILE]
 //   --save FILE      writes "image colours mean max" of modkit's ΔE per image (the baseline)
 //   --baseline FILE  compares modkit's ΔE with a saved baseline; exit 1 if any mean is worse
+//   --iterations N   modkit's k-means rounds (QuantiseOptions::max_iterations; default as the library)
 #include "timing.hpp"
 
 #include "libmod/image/colour.hpp"
@@ -206,8 +207,11 @@ struct Output {
     std::vector<std::uint8_t> indices;
 };
 
+unsigned iterations = mod::image::QuantiseOptions{}.max_iterations;
+
 Output run_modkit(const RgbaImage& img, unsigned colours, unsigned threads) {
     mod::image::QuantiseOptions o;
+    o.max_iterations = iterations;
     o.palette_size = colours;
     o.threads = threads;
     auto r = mod::image::quantise(std::span(&img, 1), o);
@@ -263,12 +267,13 @@ int main(int argc, char** argv) {
         if (a == "--rounds" && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
         else if (a == "--save" && i + 1 < argc) save = argv[++i];
         else if (a == "--baseline" && i + 1 < argc) baseline = argv[++i];
+        else if (a == "--iterations" && i + 1 < argc) iterations = static_cast<unsigned>(std::atoi(argv[++i]));
         else if (a == "--colours" && i + 1 < argc) {
             colour_counts.clear();
             std::stringstream ss(argv[++i]);
             for (std::string t; std::getline(ss, t, ',');) colour_counts.push_back(static_cast<unsigned>(std::stoul(t)));
         } else {
-            std::fprintf(stderr, "usage: bench_quantise [--rounds N] [--colours 16,256] [--save FILE] [--baseline FILE]\n");
+            std::fprintf(stderr, "usage: bench_quantise [--rounds N] [--colours 16,256] [--save FILE] [--baseline FILE] [--iterations N]\n");
             return 1;
         }
     }
