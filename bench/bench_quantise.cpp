@@ -297,9 +297,9 @@ int main(int argc, char** argv) {
     set.push_back({"sprite_aa", sprite(24, true, 4)});
     corpus_images(set);
 
-    std::printf("quantiser vs libimagequant %d.%d (speed 4, no dithering, 1 thread), 256x256, median of %d "
+    std::printf("quantiser vs libimagequant %s (speed 4, no dithering, 1 thread), 256x256, median of %d "
                 "alternating rounds, process CPU time\n",
-                LIQ_VERSION / 10000, LIQ_VERSION / 100 % 100, rounds);
+                LIQ_VERSION_STRING, rounds);
     std::printf("%-16s %4s %9s %9s %6s | %7s %7s %7s | %7s %7s | %7s %7s %s\n", "image", "cols", "modkit ms", "liq ms",
                 "ratio", "mk mean", "mk max", "base", "liq mean", "liq max", "liq5551", "max", "");
     std::ofstream saved;
