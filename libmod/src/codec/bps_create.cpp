@@ -1,8 +1,10 @@
-// BPS patch creation: a deterministic greedy parse over hash-indexed matches
+// BPS patch creation: a deterministic greedy parse with one step of lookahead over matches
+// found through a suffix array of the source and a hash index of the target
 // (doc/formats/bps.md §4).
 #include "libmod/codec/bps.hpp"
 
-#include "libmod/core/endian.hpp"
+#include "bps_suffix.hpp"
+
 #include "libmod/core/hash.hpp"
 
 #include <algorithm>
@@ -14,7 +16,9 @@ namespace mod::bps {
 
 namespace {
 
-// Hash table of recent positions: `ways` slots per bucket, newest first, so memory is
+using detail::match_length;
+
+// Hash table of recent target positions: `ways` slots per bucket, newest first, so memory is
 // bounded whatever the input size (doc/formats/bps.md §4 gives the sizes).
 class PositionIndex {
 public:
@@ -46,19 +50,6 @@ private:
     std::vector<std::uint32_t> slots_;
 };
 
-std::size_t match_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t limit) noexcept {
-    std::size_t n = 0;
-    while (n + 8 <= limit) {
-        std::uint64_t x, y;
-        std::memcpy(&x, a + n, 8);
-        std::memcpy(&y, b + n, 8);
-        if (x != y) return n + static_cast<std::size_t>(std::countr_zero(endian::host_is_little ? x ^ y : endian::bswap64(x ^ y)) / 8);
-        n += 8;
-    }
-    while (n < limit && a[n] == b[n]) ++n;
-    return n;
-}
-
 std::size_t varint_size(std::uint64_t v) noexcept {
     std::size_t n = 1;
     while (v >>= 7) { --v; ++n; }
@@ -81,25 +72,28 @@ public:
     Encoder(ByteView source, ByteView target, const CreateOptions& options)
         : source_(source), target_(target),
           key_(std::clamp<std::size_t>(options.min_match, 4, 8)),
-          min_gain_(2),
-          source_index_(source.size(), key_),
-          target_index_(target.size(), key_) {
-        // Large sources are indexed every `step` bytes, so the index stays near 4M entries;
-        // a match starting between two indexed positions is found a few bytes later and
-        // extended backwards over the literals (see run()).
-        const std::size_t step = std::max<std::size_t>(1, (source_.size() + max_indexed - 1) / max_indexed);
-        for (std::size_t p = 0; p + key_ <= source_.size(); p += step)
-            source_index_.insert(source_index_.bucket(source_, p), static_cast<std::uint32_t>(p));
-    }
+          suffixes_(source),
+          target_index_(target.size(), key_) {}
 
     void run(ByteWriter& out) {
         std::size_t pos = 0, literal_start = 0;
         while (pos < target_.size()) {
             Choice c = best_at(pos);
-            if (c.gain < min_gain_) {
+            // A match that interrupts a literal run makes the run after it pay a new header.
+            if (c.gain < (pos > literal_start ? 2 : 1)) {
                 index_target(pos, 1, 1);
                 ++pos;
                 continue;
+            }
+            // One step of lookahead: a literal here is worth it when the next position's match
+            // saves more than the literal costs.
+            if (c.length < lazy_below && pos + 1 < target_.size()) {
+                index_target(pos, 1, 1);
+                const Choice next = best_at(pos + 1);
+                if (next.gain > c.gain + 1) {
+                    ++pos;
+                    continue;
+                }
             }
             const std::size_t back = extend_backwards(c, pos, literal_start);
             pos -= back;
@@ -116,8 +110,11 @@ public:
     }
 
 private:
-    static constexpr std::size_t max_indexed = std::size_t(1) << 22;
     static constexpr std::size_t matched_index_step = 8;
+    // Source runs at least this long (same position or the cursor) are taken without a search.
+    static constexpr std::size_t search_below = 256;
+    static constexpr std::size_t lazy_below = 64;
+    static constexpr std::size_t max_neighbours = 16;
 
     // How many literals just before `pos` the chosen match also covers.
     std::size_t extend_backwards(const Choice& c, std::size_t pos, std::size_t literal_start) const {
@@ -139,33 +136,54 @@ private:
         Choice best;
         const std::size_t room = target_.size() - pos;
         const std::uint8_t* here = target_.data() + pos;
-        if (pos < source_.size())
-            consider(best, Action::source_read, match_length(source_.data() + pos, here, std::min(room, source_.size() - pos)),
-                     pos, 0);
-        if (source_cursor_ < source_.size() && source_cursor_ != pos)
-            consider(best, Action::source_copy,
-                     match_length(source_.data() + source_cursor_, here, std::min(room, source_.size() - source_cursor_)),
-                     source_cursor_, 1);
+        std::size_t run = 0;
+        if (pos < source_.size()) {
+            run = match_length(source_.data() + pos, here, std::min(room, source_.size() - pos));
+            consider(best, Action::source_read, run, pos, 0);
+        }
+        if (source_cursor_ < source_.size() && source_cursor_ != pos) {
+            const std::size_t len =
+                match_length(source_.data() + source_cursor_, here, std::min(room, source_.size() - source_cursor_));
+            consider(best, Action::source_copy, len, source_cursor_, 1);
+            run = std::max(run, len);
+        }
         if (room < key_) return best;
-        const std::uint32_t* s = source_index_.candidates(source_index_.bucket(target_, pos));
-        for (std::size_t w = 0; w < PositionIndex::ways && s[w]; ++w) {
-            const std::size_t from = s[w] - 1;
-            const std::size_t len = match_length(source_.data() + from, here, std::min(room, source_.size() - from));
-            if (len >= key_) consider(best, Action::source_copy, len, from, varint_size(signed_offset(source_cursor_, from)));
+        if (target_cursor_ < pos) {
+            const std::size_t len = match_length(target_.data() + target_cursor_, here, room);
+            if (len >= key_) consider(best, Action::target_copy, len, target_cursor_, 1);
+        }
+        if (run < search_below) {
+            // Source positions sharing the longest prefixes: each is a SourceCopy, and when it
+            // lies before `pos` where the target already holds the same bytes, a TargetCopy
+            // (its cursor may be nearer).
+            detail::SourceMatch found[max_neighbours];
+            const std::size_t count = suffixes_.neighbours(here, room, key_, found, max_neighbours);
+            for (std::size_t i = 0; i < count; ++i) {
+                const auto [from, length] = found[i];
+                consider(best, Action::source_copy, length, from, varint_size(signed_offset(source_cursor_, from)));
+                if (from < pos) {
+                    const std::size_t len = match_length(target_.data() + from, here, room);
+                    if (len >= key_)
+                        consider(best, Action::target_copy, len, from, varint_size(signed_offset(target_cursor_, from)));
+                }
+            }
         }
         const std::uint32_t* t = target_index_.candidates(target_index_.bucket(target_, pos));
         for (std::size_t w = 0; w < PositionIndex::ways && t[w]; ++w) {
             const std::size_t from = t[w] - 1;
+            if (from >= pos) continue;
             const std::size_t len = match_length(target_.data() + from, here, room);  // may overlap: a run
             if (len >= key_) consider(best, Action::target_copy, len, from, varint_size(signed_offset(target_cursor_, from)));
         }
         return best;
     }
 
+    // Indexes target positions [pos, pos + count) every `step` bytes, each at most once.
     void index_target(std::size_t pos, std::size_t count, std::size_t step) {
         const std::size_t end = std::min(pos + count, target_.size() >= key_ ? target_.size() - key_ + 1 : 0);
-        for (std::size_t p = pos; p < end; p += step)
+        for (std::size_t p = std::max(pos, indexed_to_); p < end; p += step)
             target_index_.insert(target_index_.bucket(target_, p), static_cast<std::uint32_t>(p));
+        indexed_to_ = std::max(indexed_to_, end);
     }
 
     void flush_literals(ByteWriter& out, std::size_t from, std::size_t to) const {
@@ -187,15 +205,16 @@ private:
 
     ByteView source_, target_;
     std::size_t key_;
-    std::ptrdiff_t min_gain_;
-    PositionIndex source_index_, target_index_;
+    detail::SourceSuffixes suffixes_;
+    PositionIndex target_index_;
+    std::size_t indexed_to_ = 0;
     std::size_t source_cursor_ = 0, target_cursor_ = 0;
 };
 
 }  // namespace
 
 Bytes create(ByteView source, ByteView target, const CreateOptions& options) {
-    if (source.size() >= 0xFFFFFFFFu || target.size() >= 0xFFFFFFFFu)
+    if (target.size() >= 0xFFFFFFFFu)
         throw Error(ErrorKind::limit, "BPS creation handles files below 4 GiB (use a zstd patch for larger ones)");
     ByteWriter out(Endian::little);
     out.reserve(64 + options.metadata.size());

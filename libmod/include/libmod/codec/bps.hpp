@@ -70,15 +70,18 @@ Bytes apply(ByteView patch, ByteView source, const ApplyOptions& options = {}, I
 
 struct CreateOptions {
     std::string metadata;  // stored verbatim in the header
-    // Shortest copy the encoder considers worth an action (>= 4).
-    std::size_t min_match = 6;
+    // Shortest copy the encoder considers (clamped to 4..8).
+    std::size_t min_match = 4;
 };
 
-// Creates a patch turning `source` into `target`: a greedy parse that at each target
-// position takes the longest of (a) the bytes at the same source position, (b) a match in
-// the source found through a hash index, (c) a match in the target already written, and
-// otherwise emits literals. Deterministic: same inputs and options give the same bytes.
-// Memory: the inputs plus about 16 bytes per indexed position, capped (see bps.md).
+// Creates a patch turning `source` into `target`: a greedy parse with one position of
+// lookahead that at each target position ranks by encoded cost (a) the bytes at the same source
+// position, (b) the bytes at the source and target cursors, (c) the source positions sharing the
+// longest prefixes with the target here, found through a suffix array of the source (also as
+// TargetCopy where the target already holds them), (d) matches in the target already written
+// (hash index), and otherwise emits literals (doc/formats/bps.md §4). Deterministic: same inputs
+// and options give the same bytes. Memory: the inputs plus 4 bytes per source byte and a
+// bounded target index. Limit error for a source of 2 GiB or more or a target of 4 GiB or more.
 Bytes create(ByteView source, ByteView target, const CreateOptions& options = {});
 
 // Varint coding used by BPS (exposed for tests and tools): bijective base-128, low group
