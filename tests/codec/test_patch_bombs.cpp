@@ -149,6 +149,38 @@ BOOST_AUTO_TEST_CASE(zpatch_claiming_4_gib_is_refused_before_allocating) {
     BOOST_TEST(f->message().find("produce at most") != std::string::npos, f->what());
 }
 
+// The CLI's path (zpatch::apply_into into a PageBuffer): the memory is asked for only after the
+// limit and the frame's bound, so a bomb gets none, whatever --max-size says.
+BOOST_AUTO_TEST_CASE(zpatch_apply_into_asks_no_memory_for_a_bomb) {
+    const Bytes patch = zpatch_bomb();
+    int calls = 0;
+    auto buffer = [&](std::uint64_t) -> std::span<std::uint8_t> {
+        ++calls;
+        return {};
+    };
+    const mod::ByteReader reader(patch, mod::Endian::little, "bomb.zpatch", "zpatch");
+    auto e = modtest::catch_error([&] { (void)mod::zpatch::apply_into(reader, {}, buffer); });
+    BOOST_REQUIRE(e);
+    BOOST_TEST((e->kind() == mod::ErrorKind::limit));
+    mod::zpatch::ApplyOptions raised;
+    raised.max_target = 8ull << 30;
+    BOOST_TEST(run_capped([&] { (void)mod::zpatch::apply_into(reader, {}, buffer, raised); }) ==
+               exit_for(mod::ErrorKind::format));
+    auto f = modtest::catch_error([&] { (void)mod::zpatch::apply_into(reader, {}, buffer, raised); });
+    BOOST_REQUIRE(f);
+    BOOST_TEST(f->message().find("produce at most") != std::string::npos, f->what());
+    BOOST_TEST(calls == 0);
+    // The CLI with the limit raised to 8 GiB: a format error, nothing written.
+    modtest::TempDir tmp;
+    mod::write_file_atomic(tmp / "empty.bin", Bytes{});
+    mod::write_file_atomic(tmp / "bomb.zpatch", patch);
+    auto r = modtest::run_cli({"patch", "apply", (tmp / "bomb.zpatch").string(), (tmp / "empty.bin").string(),
+                               (tmp / "out.bin").string(), "--max-size", "8589934592"});
+    BOOST_TEST(r.exit_code == 2, r.err);
+    BOOST_TEST(r.err.find("produce at most") != std::string::npos, r.err);
+    BOOST_TEST(!modtest::fs::exists(tmp / "out.bin"));
+}
+
 BOOST_AUTO_TEST_CASE(cli_refuses_both_with_the_default_limit) {
     modtest::TempDir tmp;
     mod::write_file_atomic(tmp / "empty.bin", Bytes{});

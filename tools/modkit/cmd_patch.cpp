@@ -46,8 +46,9 @@ Format detected_format(const mod::Bytes& patch, const fs::path& path) {
 int patch_create(const po::variables_map& vm, const Global& g) {
     fs::path source_path = required(vm, "source"), target_path = required(vm, "target"), out = required(vm, "out");
     const Format format = creation_format(vm, out);
-    const auto source = mod::read_file(source_path);
-    const auto target = mod::read_file(target_path);
+    // Read only: page buffers, no zero-filling pass over the two files.
+    const mod::PageBuffer source = mod::read_file_pages(source_path);
+    const mod::PageBuffer target = mod::read_file_pages(target_path);
     mod::Bytes patch;
     if (format == Format::bps) {
         mod::bps::CreateOptions o;
@@ -89,7 +90,7 @@ std::uint32_t expected_source_crc(const mod::Bytes& patch, const fs::path& path,
 
 // When `source` is an N64 ROM in another byte order whose conversion is the patch's source:
 // {the order it is in, the order the patch wants}.
-std::optional<std::pair<std::string, std::string>> swapped_dump_of_source(const mod::Bytes& source, std::uint32_t want_crc) {
+std::optional<std::pair<std::string, std::string>> swapped_dump_of_source(mod::ByteView source, std::uint32_t want_crc) {
     try {
         const auto order = mod::n64::detect_order(mod::ByteReader(source, mod::Endian::big));
         for (auto to : {mod::n64::ByteOrder::z64, mod::n64::ByteOrder::v64, mod::n64::ByteOrder::n64}) {
@@ -108,22 +109,30 @@ int patch_apply(const po::variables_map& vm, const Global& g) {
     fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>())
                                    : source_path.parent_path() / (patch_path.stem().string() + source_path.extension().string());
     const auto patch = mod::read_file(patch_path);
-    const auto source = mod::read_file(source_path);
+    // The source is only read, and the result is decoded in one go (zstd) or built (BPS): both
+    // live in page buffers (no zero-filling pass over tens of megabytes; huge pages).
+    const mod::PageBuffer source = mod::read_file_pages(source_path);
     const Format format = detected_format(patch, patch_path);
     const std::uint64_t max_size = vm["max-size"].as<std::uint64_t>();
-    mod::Bytes target;
+    mod::Bytes bps_target;
+    mod::PageBuffer zstd_target;
     try {
         if (format == Format::bps) {
             mod::bps::ApplyOptions o;
             o.max_target = max_size;
             o.ignore_source_crc = vm.count("ignore-source-crc") > 0;
-            target = mod::bps::apply(mod::ByteReader(patch, mod::Endian::little, patch_path.string(), "bps"), source, o);
+            bps_target = mod::bps::apply(mod::ByteReader(patch, mod::Endian::little, patch_path.string(), "bps"), source, o);
         } else {
             if (vm.count("ignore-source-crc")) usage_error("--ignore-source-crc is a BPS option");
             mod::zpatch::ApplyOptions o;
             o.max_target = max_size;
-            target = mod::zpatch::apply(mod::ByteReader(patch, mod::Endian::little, patch_path.string(), "zpatch"),
-                                        source, o);
+            // Called only after the size passed --max-size and the frame's own bound.
+            mod::zpatch::apply_into(mod::ByteReader(patch, mod::Endian::little, patch_path.string(), "zpatch"), source,
+                                    [&](std::uint64_t size) {
+                                        zstd_target = mod::PageBuffer(static_cast<std::size_t>(size));
+                                        return zstd_target.span();
+                                    },
+                                    o);
         }
     } catch (mod::Error& e) {
         // A refused source: say which file was refused, and name a byte-swapped dump of the
@@ -143,8 +152,13 @@ int patch_apply(const po::variables_map& vm, const Global& g) {
         }
         throw;
     }
+    const mod::ByteView target = format == Format::bps ? mod::ByteView(bps_target) : zstd_target.view();
     const fs::path inputs[] = {patch_path, source_path};
-    mod::write_file_atomic(out, target, inputs);
+    // Written only now that the whole result is decoded and checked; 4 KiB blocks of zeros are
+    // left as holes (ROM padding), as zstd's own tool does.
+    mod::PendingOutput pending(out, inputs);
+    pending.write_sparse(target);
+    pending.commit();
     if (g.json) {
         Json j;
         j.begin_object()

@@ -3,8 +3,9 @@
 #include "libmod/codec/zstd_patch.hpp"
 
 #include "libmod/core/endian.hpp"
+#include "libmod/core/page_buffer.hpp"
 
-#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader, ZSTD_createCCtx_advanced
 #include <zstd.h>
 
 #include <algorithm>
@@ -21,6 +22,10 @@ constexpr unsigned max_window_log_64 = 31;
 
 struct CCtxFree { void operator()(ZSTD_CCtx* c) const noexcept { ZSTD_freeCCtx(c); } };
 struct DCtxFree { void operator()(ZSTD_DCtx* d) const noexcept { ZSTD_freeDCtx(d); } };
+
+// libzstd's allocations through huge_alloc (core/page_buffer.hpp).
+const ZSTD_customMem huge_pages = {[](void*, std::size_t size) { return huge_alloc(size); },
+                                   [](void*, void* block) { huge_free(block); }, nullptr};
 
 void check_zstd(std::size_t code, const char* what) {
     if (ZSTD_isError(code))
@@ -88,7 +93,9 @@ Bytes create(ByteView source, ByteView target, const CreateOptions& options) {
     const unsigned window_log = window_log_for(source.size(), target.size());
     if (window_log > max_window_log_64)
         throw Error(ErrorKind::limit, "source and target together exceed the 2 GiB zstd window");
-    std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
+    // zstd's tables for a window of tens of megabytes are tens of megabytes: on huge pages
+    // they cost a few dozen page faults instead of thousands.
+    std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx_advanced(huge_pages));
     if (!cctx) throw Error(ErrorKind::limit, "cannot allocate a zstd compression context");
     ZSTD_CCtx* c = cctx.get();
     check_zstd(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, options.level), "zstd level");
@@ -98,12 +105,15 @@ Bytes create(ByteView source, ByteView target, const CreateOptions& options) {
     check_zstd(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1), "zstd content size");
     check_zstd(ZSTD_CCtx_setPledgedSrcSize(c, target.size()), "zstd pledged size");
     check_zstd(ZSTD_CCtx_refPrefix(c, source.data(), source.size()), "zstd prefix");
-    Bytes out(header_size + ZSTD_compressBound(target.size()));
-    const std::size_t frame = ZSTD_compress2(c, out.data() + header_size, out.size() - header_size,
-                                             target.data(), target.size());
+    // The frame goes to a page buffer of zstd's bound (as large as the target, but only the
+    // pages written are ever touched: a patch of kilobytes costs kilobytes), then is copied
+    // behind the header. A zero-filled vector of the bound cost a memset of the target's size.
+    PageBuffer frame_buffer(ZSTD_compressBound(target.size()));
+    const std::size_t frame = ZSTD_compress2(c, frame_buffer.data(), frame_buffer.size(), target.data(), target.size());
     check_zstd(frame, "zstd compression");
     if (frame > 0xFFFFFFFFu) throw Error(ErrorKind::limit, "zstd frame larger than 4 GiB");
-    out.resize(header_size + frame);
+    Bytes out(header_size + frame);
+    std::memcpy(out.data() + header_size, frame_buffer.data(), frame);
 
     // The header, written in place in front of the frame.
     std::uint8_t* p = out.data();
@@ -179,7 +189,8 @@ Header inspect(const ByteReader& patch_in) {
     return h;
 }
 
-Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& options, Header* header_out) {
+Header apply_into(const ByteReader& patch_in, ByteView source, const TargetBuffer& target_buffer,
+                  const ApplyOptions& options) {
     const ByteReader patch = patch_in.with_endian(Endian::little);
     const Header h = read_header(patch);
     // The size refuses most wrong sources at no cost; SHA-1 makes the identity certain (on the
@@ -214,10 +225,13 @@ Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& opt
     if (h.target_size > bound)
         fail_frame("the frame's blocks produce at most " + std::to_string(bound) + " bytes, the header claims " +
                    std::to_string(h.target_size));
-    std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx());
+    std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx_advanced(huge_pages));
     if (!dctx) throw Error(ErrorKind::limit, "cannot allocate a zstd decompression context");
     check_zstd(ZSTD_DCtx_refPrefix(dctx.get(), source.data(), source.size()), "zstd prefix");
-    Bytes target(static_cast<std::size_t>(h.target_size));
+    const std::span<std::uint8_t> target = target_buffer(h.target_size);
+    if (target.size() != h.target_size)
+        throw Error(ErrorKind::usage, "zpatch::apply_into: the target buffer has " + std::to_string(target.size()) +
+                                          " bytes, not " + std::to_string(h.target_size));
     // One-shot decoding into the whole target: no window buffer beyond the output is needed.
     const std::size_t written = ZSTD_decompressDCtx(dctx.get(), target.data(), target.size(), frame.data(), frame.size());
     if (ZSTD_isError(written)) fail_frame(std::string("zstd decoding failed: ") + ZSTD_getErrorName(written));
@@ -230,6 +244,18 @@ Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& opt
     if (target_crc != h.target_crc32)
         patch.fail_at_path(0x30, ".header", "the result's CRC-32 is " + hex(target_crc, 8) + ", the patch records " +
                                                 hex(h.target_crc32, 8));
+    return h;
+}
+
+Bytes apply(const ByteReader& patch, ByteView source, const ApplyOptions& options, Header* header_out) {
+    Bytes target;
+    const Header h = apply_into(
+        patch, source,
+        [&](std::uint64_t size) {
+            target.resize(static_cast<std::size_t>(size));
+            return std::span<std::uint8_t>(target);
+        },
+        options);
     if (header_out) *header_out = h;
     return target;
 }

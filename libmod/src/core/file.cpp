@@ -13,6 +13,7 @@
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <utility>
 
 namespace mod {
@@ -198,7 +199,11 @@ void sweep_once(const fs::path& dir) {
 
 }  // namespace
 
-Bytes read_file(const fs::path& path, std::uint64_t max_size) {
+namespace {
+// Opens `path`, checks it is a regular file of at most max_size bytes, makes the buffer with
+// make(size) and reads the whole file into it.
+template <class Buffer, class Make>
+Buffer read_whole(const fs::path& path, std::uint64_t max_size, Make make) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(ErrorKind::io, "cannot open for reading: " + errno_text(), path.string());
     FdCloser closer{fd};
@@ -216,7 +221,7 @@ Bytes read_file(const fs::path& path, std::uint64_t max_size) {
                     "file is " + std::to_string(size) + " bytes, above the limit of " +
                         std::to_string(max_size),
                     path.string());
-    Bytes data(static_cast<std::size_t>(size));
+    Buffer data = make(static_cast<std::size_t>(size));
     std::size_t done = 0;
     while (done < data.size()) {
         auto got = ::read(fd, data.data() + done, data.size() - done);
@@ -228,6 +233,15 @@ Bytes read_file(const fs::path& path, std::uint64_t max_size) {
         done += static_cast<std::size_t>(got);
     }
     return data;
+}
+}  // namespace
+
+Bytes read_file(const fs::path& path, std::uint64_t max_size) {
+    return read_whole<Bytes>(path, max_size, [](std::size_t n) { return Bytes(n); });
+}
+
+PageBuffer read_file_pages(const fs::path& path, std::uint64_t max_size) {
+    return read_whole<PageBuffer>(path, max_size, [](std::size_t n) { return PageBuffer(n); });
 }
 
 void ensure_distinct_output(const fs::path& output, std::span<const fs::path> inputs) {
@@ -333,16 +347,75 @@ void PendingOutput::write(ByteView data) {
         }
         done += static_cast<std::size_t>(put);
     }
+    written_ += data.size();
 }
 
-void PendingOutput::commit() {
-    if (done_ || fd_ < 0) throw Error(ErrorKind::usage, "commit after commit", path_.string());
+namespace {
+constexpr std::size_t sparse_block = 4096;
+bool all_zero(const std::uint8_t* p, std::size_t n) noexcept {
+    // Most blocks that are not zero differ in their first bytes: test those first.
+    std::uint64_t first = 0;
+    std::memcpy(&first, p, 8);
+    if (first != 0) return false;
+    std::uint64_t acc = 0;
+    for (std::size_t i = 0; i < n; i += 32) {
+        std::uint64_t w[4];
+        std::memcpy(w, p + i, 32);
+        acc |= w[0] | w[1] | w[2] | w[3];
+    }
+    return acc == 0;
+}
+}  // namespace
+
+void PendingOutput::write_sparse(ByteView data) {
+    if (done_ || fd_ < 0) throw Error(ErrorKind::usage, "write after commit", path_.string());
+    const std::uint64_t start = written_;
+    std::size_t at = 0;
+    // Up to the first aligned block, and whatever follows the last whole one, are written.
+    const std::size_t head = static_cast<std::size_t>((sparse_block - start % sparse_block) % sparse_block);
+    if (head > 0) write(data.first(std::min(head, data.size())));
+    at = written_ - start;
+    bool skipped = false;
+    while (at < data.size()) {
+        // A run of blocks that are not zero, written at once.
+        std::size_t run = at;
+        while (data.size() - run >= sparse_block && !all_zero(data.data() + run, sparse_block)) run += sparse_block;
+        if (run == at && data.size() - at < sparse_block) run = data.size();  // the tail
+        if (run > at) {
+            if (skipped && ::lseek(fd_, static_cast<off_t>(start + at), SEEK_SET) < 0)
+                throw Error(ErrorKind::io, "seek failed: " + errno_text(), path_.string());
+            skipped = false;
+            write(data.subspan(at, run - at));
+            at = run;
+            continue;
+        }
+        // A run of zero blocks: skipped.
+        while (data.size() - at >= sparse_block && all_zero(data.data() + at, sparse_block)) at += sparse_block;
+        written_ = start + at;
+        skipped = true;
+    }
+    if (skipped) {
+        // The file ends in a hole: extend it to its size (and leave the offset there).
+        if (::ftruncate(fd_, static_cast<off_t>(written_)) != 0 ||
+            ::lseek(fd_, static_cast<off_t>(written_), SEEK_SET) < 0)
+            throw Error(ErrorKind::io, "write failed: " + errno_text(), path_.string());
+    }
+}
+
+void PendingOutput::finish() {
+    if (done_ || fd_ < 0) throw Error(ErrorKind::usage, "finish after finish or commit", path_.string());
     if (keep_mode_ && ::fchmod(fd_, static_cast<mode_t>(mode_)) != 0)
         throw Error(ErrorKind::io, "cannot give the new file the permissions of the one it replaces: " + errno_text(),
                     path_.string());
     const int fd = fd_;
     fd_ = -1;
+    finished_ = true;
     if (::close(fd) != 0) throw Error(ErrorKind::io, "write failed: " + errno_text(), path_.string());
+}
+
+void PendingOutput::commit() {
+    if (done_ || (fd_ < 0 && !finished_)) throw Error(ErrorKind::usage, "commit after commit", path_.string());
+    if (!finished_) finish();
     if (::rename(tmp_.c_str(), path_.c_str()) != 0)
         throw Error(ErrorKind::io, "cannot rename the temporary file into place: " + errno_text(), path_.string());
     done_ = true;

@@ -17,6 +17,8 @@
 #include "libmod/core/hash.hpp"
 
 #include <cstdint>
+#include <functional>
+#include <span>
 
 namespace mod::zpatch {
 
@@ -72,5 +74,14 @@ Bytes create(ByteView source, ByteView target, const CreateOptions& options = {}
 // otherwise). `header` receives the header when not null.
 Bytes apply(const ByteReader& patch, ByteView source, const ApplyOptions& options = {}, Header* header = nullptr);
 Bytes apply(ByteView patch, ByteView source, const ApplyOptions& options = {}, Header* header = nullptr);
+
+// apply() into memory the caller provides: `target_buffer` is called once, with the header's
+// target size, after every check that needs no decoding (header, source identity, limits,
+// frame structure and output bound), and returns exactly that many writable bytes (their
+// contents do not matter). Their contents are the target only when apply_into returns; on an
+// error they are partly written. For callers that avoid a zero-filled std::vector (PageBuffer).
+using TargetBuffer = std::function<std::span<std::uint8_t>(std::uint64_t target_size)>;
+Header apply_into(const ByteReader& patch, ByteView source, const TargetBuffer& target_buffer,
+                  const ApplyOptions& options = {});
 
 }  // namespace mod::zpatch

@@ -11,6 +11,7 @@
 // are swept from an output folder the first time the process writes there.
 
 #include "libmod/core/bytes.hpp"
+#include "libmod/core/page_buffer.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -24,6 +25,9 @@ inline constexpr std::uint64_t default_max_input = 1ull << 32;  // 4 GiB
 
 // Read a whole file. Throws io when unreadable, limit when larger than max_size.
 Bytes read_file(const std::filesystem::path& path, std::uint64_t max_size = default_max_input);
+// The same into a PageBuffer (no zero-filling pass, huge pages): for files of megabytes that are
+// only read, such as the source of a patch.
+PageBuffer read_file_pages(const std::filesystem::path& path, std::uint64_t max_size = default_max_input);
 
 // Write `data` to `path` atomically. Throws conflict when `path` is one of `inputs` (same
 // file, even through another name; an input that is a folder counts every file below it), io
@@ -52,7 +56,7 @@ void ensure_distinct_outputs(std::span<const std::filesystem::path> outputs);
 void ensure_replaceable_output(const std::filesystem::path& output);
 
 // The temporary file of one output: created beside `path` (checks as write_file_atomic),
-// written with write(), renamed over `path` by commit(). Until then it is removed by the
+// written with write(), optionally closed early by finish(), renamed over `path` by commit(). Until then it is removed by the
 // destructor and, on SIGINT, SIGTERM or SIGHUP, by a signal handler that then re-raises the
 // signal with the handler that was there before (a signal that was ignored stays ignored).
 class PendingOutput {
@@ -63,6 +67,15 @@ public:
     PendingOutput& operator=(const PendingOutput&) = delete;
 
     void write(ByteView data);
+    // As write(), but 4 KiB blocks of zeros at 4 KiB-aligned file offsets are skipped (left as
+    // holes, which read as zeros) and the file is extended to its full size: the same bytes,
+    // fewer written. For large outputs that are mostly padding (ROM images).
+    void write_sparse(ByteView data);
+    // Closes the temporary file after the last write (giving it the permissions of the output
+    // it replaces): a caller staging many outputs before committing them all holds no file
+    // descriptor per output. write() after finish() is a usage error; commit() then only
+    // renames. The temporary file is still removed by the destructor and on a signal.
+    void finish();
     void commit();
     const std::filesystem::path& temporary() const noexcept { return tmp_; }
 
@@ -70,9 +83,11 @@ private:
     std::filesystem::path path_;
     std::filesystem::path tmp_;
     int fd_ = -1;
+    std::uint64_t written_ = 0;  // bytes written so far (write and write_sparse)
     int slot_ = -1;        // signal registry slot, -1 when not registered
     unsigned mode_ = 0;    // permission bits to give the result (an existing output's)
     bool keep_mode_ = false;
+    bool finished_ = false;  // closed by finish(), not yet renamed
     bool done_ = false;
 };
 
