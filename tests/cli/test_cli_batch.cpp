@@ -6,6 +6,8 @@
 
 #include "test_support.hpp"
 
+#include <sys/resource.h>
+
 namespace fs = std::filesystem;
 using modtest::run_cli;
 
@@ -108,6 +110,39 @@ BOOST_AUTO_TEST_CASE(a_failing_input_is_named_and_nothing_is_written) {
     BOOST_TEST(r.exit_code == 4, r.err);
     BOOST_TEST(r.err.find("missing.bin") != std::string::npos, r.err);
     BOOST_TEST(files_in(dir / "out2") == 0u);
+}
+
+// A batch stages every output before renaming any; each staged file must not keep a file
+// descriptor, or a build script's thousand inputs hit the descriptor limit (1024 by default)
+// and nothing is written. 300 inputs under a limit of 64 descriptors.
+BOOST_AUTO_TEST_CASE(more_inputs_than_file_descriptors) {
+    modtest::TempDir dir;
+    std::vector<fs::path> inputs;
+    for (int i = 0; i < 300; ++i) {
+        inputs.push_back(dir / "in" / ("f" + std::to_string(i) + ".bin"));
+        fs::create_directories(inputs.back().parent_path());
+        mod::write_file_atomic(inputs.back(), std::string_view("abcabcabc") );
+    }
+    struct rlimit old {};
+    BOOST_REQUIRE(::getrlimit(RLIMIT_NOFILE, &old) == 0);
+    struct rlimit low = old;
+    low.rlim_cur = 64;
+    BOOST_REQUIRE(::setrlimit(RLIMIT_NOFILE, &low) == 0);
+    auto r = run_cli(args_with({"yay0", "compress"}, inputs, {"--out-dir", (dir / "out").string(), "-j", "2"}));
+    ::setrlimit(RLIMIT_NOFILE, &old);
+    BOOST_TEST(r.exit_code == 0, r.err);
+    BOOST_TEST(files_in(dir / "out") == 300u);
+    BOOST_TEST(mod::read_file(dir / "out" / "f299.bin.yay0") == mod::read_file(dir / "out" / "f0.bin.yay0"));
+}
+
+// A failing batch whose output folder did not exist leaves no folder behind either.
+BOOST_AUTO_TEST_CASE(a_failing_batch_leaves_no_new_folder) {
+    modtest::TempDir dir;
+    const auto files = corpus_files();
+    auto r = run_cli({"yay0", "compress", files[0].string(), (dir / "missing.bin").string(), "--out-dir",
+                      (dir / "new" / "deeper").string(), "-j", "2"});
+    BOOST_TEST(r.exit_code == 4, r.err);
+    BOOST_TEST(!fs::exists(dir / "new" / "deeper"));
 }
 
 BOOST_AUTO_TEST_CASE(usage_and_name_clashes_are_refused_before_any_work) {

@@ -167,6 +167,33 @@ BOOST_AUTO_TEST_CASE(the_temporary_file_dies_with_sigterm_and_sigint) {
     }
 }
 
+// finish() closes the temporary file (no descriptor held while staged), keeps the mode of the
+// output it replaces, refuses further writes, and the temporary is still removed when the
+// pending output is dropped; commit() after finish() renames.
+BOOST_AUTO_TEST_CASE(finish_closes_early_and_commit_or_drop_still_work) {
+    modtest::TempDir dir;
+    const fs::path out = dir / "out.bin";
+    write_file_atomic(out, Bytes{9});
+    fs::permissions(out, fs::perms(0640));
+    {
+        PendingOutput dropped(out);
+        dropped.write(Bytes{1, 2});
+        dropped.finish();
+        BOOST_TEST(fs::exists(dropped.temporary()));
+        BOOST_CHECK_THROW(dropped.write(Bytes{3}), Error);
+        BOOST_CHECK_THROW(dropped.finish(), Error);
+    }
+    BOOST_TEST(names_in(dir.path()) == std::vector<std::string>{"out.bin"});
+    BOOST_TEST(read_file(out) == (Bytes{9}));
+    PendingOutput kept(out);
+    kept.write(Bytes{1, 2});
+    kept.finish();
+    kept.commit();
+    BOOST_TEST(read_file(out) == (Bytes{1, 2}));
+    BOOST_TEST(unsigned(fs::status(out).permissions() & fs::perms::all) == 0640u);
+    BOOST_CHECK_THROW(kept.commit(), Error);
+}
+
 BOOST_AUTO_TEST_CASE(an_ignored_signal_stays_ignored) {
     modtest::TempDir dir;
     pid_t pid = ::fork();

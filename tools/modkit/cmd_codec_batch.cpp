@@ -4,6 +4,7 @@
 #include "json.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/core/parallel.hpp"
 
 #include <algorithm>
@@ -118,37 +119,49 @@ int run_batch(const po::variables_map& vm, const Global& g, const BatchStep& ste
         if (!ec) sizes[i] = n;
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+    // The folder is made once, before the threads, and removed again if the batch fails.
+    std::error_code exists_ec;
+    const bool made_dir = !fs::exists(dir, exists_ec);
+    if (made_dir) mod::create_folder(dir);
+    struct Staged {
+        std::size_t in_bytes = 0;
+        std::size_t out_bytes = 0;
+        std::unique_ptr<mod::PendingOutput> file;  // written and closed, renamed when all are
+    };
     std::vector<std::optional<mod::Error>> failures(inputs.size());
-    auto by_order = mod::parallel_map(
-        inputs.size(),
-        [&](std::size_t k) {
-            const std::size_t i = order[k];
-            try {
-                Result r;
-                auto data = mod::read_file(inputs[i]);
-                r.in_bytes = data.size();
-                r.out = step.transform(inputs[i], data);
-                return r;
-            } catch (mod::Error& e) {
-                e.set_file_if_empty(inputs[i].string());
-                failures[i] = e;
-                return Result{};
-            }
-        },
-        g.threads);
-    // The first failing input in command-line order is reported, whatever the schedule.
-    for (auto& f : failures)
-        if (f) throw *f;
-    std::vector<Result> results(inputs.size());
-    for (std::size_t k = 0; k < order.size(); ++k) results[order[k]] = std::move(by_order[k]);
-    // Every output staged beside its destination first; renamed only when all are written.
-    std::vector<std::unique_ptr<mod::PendingOutput>> staged;
-    staged.reserve(outputs.size());
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        staged.push_back(std::make_unique<mod::PendingOutput>(outputs[i], std::span<const fs::path>(inputs)));
-        staged.back()->write(results[i].out);
+    std::vector<Staged> staged(inputs.size());
+    try {
+        // Each thread reads, transforms and stages its outputs (the write is part of the
+        // parallel work; a staged file holds no descriptor, so any number of inputs works).
+        mod::parallel_for(
+            inputs.size(),
+            [&](std::size_t k) {
+                const std::size_t i = order[k];
+                try {
+                    auto data = mod::read_file(inputs[i]);
+                    staged[i].in_bytes = data.size();
+                    auto out = step.transform(inputs[i], data);
+                    staged[i].out_bytes = out.size();
+                    auto file = std::make_unique<mod::PendingOutput>(outputs[i], std::span<const fs::path>(inputs));
+                    file->write(out);
+                    file->finish();
+                    staged[i].file = std::move(file);
+                } catch (mod::Error& e) {
+                    e.set_file_if_empty(inputs[i].string());
+                    failures[i] = e;
+                }
+            },
+            g.threads);
+        // The first failing input in command-line order is reported, whatever the schedule.
+        for (auto& f : failures)
+            if (f) throw *f;
+        for (auto& s : staged) s.file->commit();
+    } catch (...) {
+        staged.clear();  // removes every temporary file
+        std::error_code ec;
+        if (made_dir) fs::remove(dir, ec);  // only when empty
+        throw;
     }
-    for (auto& s : staged) s->commit();
     if (g.json) {
         Json j;
         j.begin_object().field("operation", step.operation).key("files").begin_array();
@@ -156,14 +169,14 @@ int run_batch(const po::variables_map& vm, const Global& g, const BatchStep& ste
             j.begin_object()
                 .field("input", inputs[i].string())
                 .field("output", outputs[i].string())
-                .field("input_bytes", std::uint64_t(results[i].in_bytes))
-                .field("output_bytes", std::uint64_t(results[i].out.size()))
+                .field("input_bytes", std::uint64_t(staged[i].in_bytes))
+                .field("output_bytes", std::uint64_t(staged[i].out_bytes))
                 .end_object();
         j.end_array().end_object();
     } else {
         for (std::size_t i = 0; i < inputs.size(); ++i)
             std::printf("%s: %s -> %s: %zu -> %zu bytes\n", step.operation.c_str(), inputs[i].c_str(),
-                        outputs[i].c_str(), results[i].in_bytes, results[i].out.size());
+                        outputs[i].c_str(), staged[i].in_bytes, staged[i].out_bytes);
     }
     return 0;
 }
