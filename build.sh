@@ -4,6 +4,7 @@
 #   bash build.sh test   install what is missing, build, and run every test (SANITIZE=1: then
 #                        again under ASan+UBSan in BUILD-san)
 #   bash build.sh build  install what is missing and build only
+#   bash build.sh sanitize  only the ASan+UBSan stage of `test` (build in BUILD-san, run its tests)
 # BUILD_DIR (default build/) and JOBS (default: all cores) can be set in the environment.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -100,8 +101,12 @@ case "${1:-}" in
     install_missing
     configure_and_build
     ;;
+  sanitize)
+    install_missing "${test_packages[@]}"
+    SANITIZE=1 sanitizer_tests
+    ;;
   *)
-    echo "usage: bash build.sh demo|test|build" >&2
+    echo "usage: bash build.sh demo|test|build|sanitize" >&2
     exit 1
     ;;
 esac
