@@ -5,11 +5,14 @@
 
 #include "bps_suffix.hpp"
 
+#include "libmod/core/error.hpp"
 #include "libmod/core/hash.hpp"
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace mod::bps {
@@ -27,7 +30,10 @@ public:
     PositionIndex(std::size_t positions, std::size_t key_length) : key_length_(key_length) {
         const std::size_t wanted = std::max<std::size_t>(positions / 2, 1u << 10);
         bucket_bits_ = static_cast<int>(std::min<std::size_t>(std::bit_width(wanted - 1), 22));
-        slots_.assign((std::size_t(1) << bucket_bits_) * ways, 0);
+        // calloc: large tables come as untouched zero pages, so only the buckets written cost
+        // memory (a patch of a few edits indexes a few thousand positions).
+        slots_.reset(static_cast<std::uint32_t*>(std::calloc((std::size_t(1) << bucket_bits_) * ways, sizeof(std::uint32_t))));
+        if (!slots_) throw Error(ErrorKind::limit, "not enough memory for the BPS target index");
     }
 
     std::size_t bucket(ByteView data, std::size_t pos) const noexcept {
@@ -47,7 +53,10 @@ public:
 private:
     std::size_t key_length_;
     int bucket_bits_ = 10;
-    std::vector<std::uint32_t> slots_;
+    struct Free {
+        void operator()(std::uint32_t* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<std::uint32_t[], Free> slots_;
 };
 
 std::size_t varint_size(std::uint64_t v) noexcept {
@@ -101,8 +110,9 @@ public:
             c.length += back;
             flush_literals(out, literal_start, pos);
             emit(out, c);
-            // Matched bytes are indexed sparsely: they are rarely the best start of a match.
-            index_target(pos, c.length, matched_index_step);
+            // Bytes of short matches (new data mixed with old) are indexed sparsely; long runs
+            // of old data are not: the suffix search finds them (as TargetCopy too).
+            if (c.length < lazy_below) index_target(pos, c.length, matched_index_step);
             pos += c.length;
             literal_start = pos;
         }
