@@ -113,11 +113,15 @@ CieLab to_cielab(Rgba8 c) noexcept {
 double ciede2000(const CieLab& x, const CieLab& y) noexcept {
     constexpr double pi = 3.14159265358979323846, deg = pi / 180;
     constexpr double p25_7 = 6103515625.0;  // 25^7
-    const double c1 = std::hypot(x.a, x.b), c2 = std::hypot(y.a, y.b);
-    const double cbar = (c1 + c2) / 2, cbar7 = std::pow(cbar, 7);
+    auto pow7 = [](double v) {
+        const double v2 = v * v;
+        return v2 * v2 * v2 * v;
+    };
+    const double c1 = std::sqrt(x.a * x.a + x.b * x.b), c2 = std::sqrt(y.a * y.a + y.b * y.b);
+    const double cbar = (c1 + c2) / 2, cbar7 = pow7(cbar);
     const double g = 0.5 * (1 - std::sqrt(cbar7 / (cbar7 + p25_7)));
     const double a1 = (1 + g) * x.a, a2 = (1 + g) * y.a;
-    const double cp1 = std::hypot(a1, x.b), cp2 = std::hypot(a2, y.b);
+    const double cp1 = std::sqrt(a1 * a1 + x.b * x.b), cp2 = std::sqrt(a2 * a2 + y.b * y.b);
     auto hue = [](double b, double a) {
         if (a == 0 && b == 0) return 0.0;
         double h = std::atan2(b, a) / deg;
@@ -142,7 +146,7 @@ double ciede2000(const CieLab& x, const CieLab& y) noexcept {
     const double t = 1 - 0.17 * std::cos((hbar - 30) * deg) + 0.24 * std::cos(2 * hbar * deg) +
                      0.32 * std::cos((3 * hbar + 6) * deg) - 0.20 * std::cos((4 * hbar - 63) * deg);
     const double dtheta = 30 * std::exp(-((hbar - 275) / 25) * ((hbar - 275) / 25));
-    const double cpbar7 = std::pow(cpbar, 7);
+    const double cpbar7 = pow7(cpbar);
     const double rc = 2 * std::sqrt(cpbar7 / (cpbar7 + p25_7));
     const double l50 = (lbar - 50) * (lbar - 50);
     const double sl = 1 + 0.015 * l50 / std::sqrt(20 + l50), sc = 1 + 0.045 * cpbar, sh = 1 + 0.015 * cpbar * t;

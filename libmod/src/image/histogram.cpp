@@ -1,6 +1,7 @@
 // Colour histograms and RGBA5551 bins for the quantiser, and the texel mapping step.
 #include "quantise_detail.hpp"
 
+#include "libmod/core/error.hpp"
 #include "libmod/core/parallel.hpp"
 
 #include <algorithm>
@@ -23,20 +24,37 @@ Rgba8 colour_of(std::uint32_t key) noexcept {
 
 Histogram build_histogram(std::span<const RgbaImage> images, std::uint8_t alpha_threshold) {
     Histogram h;
-    std::vector<std::uint32_t> all;
+    // Key in the top 24 bits, the texel's position over all images in the low 40: one sort
+    // gives the distinct colours and, for every texel, the index of its colour.
+    std::vector<std::uint64_t> all;
+    std::uint64_t position = 0;
     for (const auto& img : images) {
         img.check();
-        for (std::uint64_t i = 0; i < img.pixel_count(); ++i) {
+        if (img.pixel_count() >= (std::uint64_t(1) << 40) - position)
+            throw Error(ErrorKind::limit, "quantise: more than 2^40 texels");
+        h.texel_colour.emplace_back(static_cast<std::size_t>(img.pixel_count()), Histogram::transparent_texel);
+        for (std::uint64_t i = 0; i < img.pixel_count(); ++i, ++position) {
             const std::uint8_t* p = &img.pixels[4 * i];
             if (p[3] < alpha_threshold) ++h.transparent;
-            else all.push_back(key_of(p));
+            else all.push_back(std::uint64_t(key_of(p)) << 40 | position);
         }
     }
     std::sort(all.begin(), all.end());
+    // Image of a global position: images in order, so a running offset finds it.
+    std::vector<std::uint64_t> starts;
+    std::uint64_t start = 0;
+    for (const auto& img : images) starts.push_back(start), start += img.pixel_count();
     for (std::size_t i = 0; i < all.size();) {
+        const auto key = static_cast<std::uint32_t>(all[i] >> 40);
+        const auto index = static_cast<std::uint32_t>(h.keys.size());
         std::size_t j = i;
-        while (j < all.size() && all[j] == all[i]) ++j;
-        h.keys.push_back(all[i]);
+        for (; j < all.size() && static_cast<std::uint32_t>(all[j] >> 40) == key; ++j) {
+            const std::uint64_t pos = all[j] & ((std::uint64_t(1) << 40) - 1);
+            const std::size_t n = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), pos) -
+                                                           starts.begin()) - 1;
+            h.texel_colour[n][static_cast<std::size_t>(pos - starts[n])] = index;
+        }
+        h.keys.push_back(key);
         h.counts.push_back(j - i);
         i = j;
     }
@@ -158,8 +176,7 @@ void map_images(std::span<const RgbaImage> images, const Histogram& h, std::span
                 ++r.transparent_texels;
                 continue;
             }
-            auto it = std::lower_bound(h.keys.begin(), h.keys.end(), key_of(p));
-            const auto& [slot, error] = by_colour[static_cast<std::size_t>(it - h.keys.begin())];
+            const auto& [slot, error] = by_colour[h.texel_colour[n][i]];
             out[i] = slot;
             sum += error;
             r.max_delta_e = std::max(r.max_delta_e, error);

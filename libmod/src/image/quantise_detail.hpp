@@ -21,6 +21,9 @@ struct Histogram {
     std::vector<std::uint64_t> counts;
     std::vector<Oklab> labs;
     std::uint64_t transparent = 0;
+    // Per image, per texel: the index of its colour in keys (transparent_texel if transparent).
+    static constexpr std::uint32_t transparent_texel = 0xFFFFFFFF;
+    std::vector<std::vector<std::uint32_t>> texel_colour;
 };
 
 Histogram build_histogram(std::span<const RgbaImage> images, std::uint8_t alpha_threshold);
@@ -60,6 +63,18 @@ std::vector<Oklab> median_cut(std::span<const Bin> bins, unsigned k);
 // `free_centroids` in place and returns the weight each free centroid ended with.
 std::vector<double> kmeans(std::span<const Bin> bins, std::span<const Oklab> fixed, std::vector<Oklab>& free_centroids,
                            unsigned max_iterations, unsigned threads);
+
+// The second candidate (refine.cpp): each free centroid moved to its cluster's weighted
+// geometric median where that, snapped to RGBA5551, serves the cluster with a smaller summed
+// Oklab distance.
+std::vector<Oklab> median_refined(std::span<const Bin> bins, std::span<const Oklab> fixed,
+                                  const std::vector<Oklab>& centroids);
+
+// Count-weighted CIEDE2000 of every opaque colour to the entry the mapping gives it (nearest
+// in Oklab, ties to the lowest index) among the RGBA5551 opaque entries `b`, minus the same
+// among `a`. Only colours whose shown colour differs are evaluated.
+double ciede2000_difference(const Histogram& histogram, std::span<const std::uint16_t> a,
+                            std::span<const std::uint16_t> b, unsigned threads);
 
 // Maps every image texel: transparent ones to `transparent_slot`, opaque ones to the
 // nearest of `slots`/`labs` (parallel arrays). Fills indices and reports.
