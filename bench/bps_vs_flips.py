@@ -19,6 +19,8 @@ The pairs (all from `modkit sample DIR --game stadium`):
   shifted   texture.replace of model 0's texture 1 (RGBA16 16x16) by model 1's texture 0 (32x32
             PNG) with "resize": true: the first entry grows by the appended texels and every later
             archive entry moves (bytes inserted)
+  scattered the edit `process_cost.py zstd` uses (not made by modkit): 40 ranges of 64 bytes
+            rewritten across the image and a 4 KiB block copied from 0x1000 to 0x1800000
 
 Usage:
   bench/bps_vs_flips.py --modkit BUILD/modkit --flips /work/peers/flips/flips-bps [--rounds 3]
@@ -88,6 +90,14 @@ def make_pairs(modkit, work):
     pairs.append(("models", work / "models.z64"))
     mk(modkit, "apply", "-q", manifest(work, "shifted", [{"op": "texture.replace", "model": 0, "texture": 1, "png": "ex1/tex000.png", "resize": True}], "shifted.z64"))
     pairs.append(("shifted", work / "shifted.z64"))
+    # The edit of `process_cost.py zstd`: 40 ranges of 64 bytes rewritten, a 4 KiB block copied.
+    data = bytearray(base.read_bytes())
+    for k in range(40):
+        off = 0x100000 + k * 0x9F3D1
+        data[off:off + 64] = bytes((x * 7 + k) & 0xFF for x in range(64))
+    data[0x1800000:0x1801000] = data[0x1000:0x2000]
+    (work / "scattered.z64").write_bytes(bytes(data))
+    pairs.append(("scattered", work / "scattered.z64"))
     return base, pairs
 
 
@@ -102,7 +112,7 @@ def main():
     p.add_argument("--flips", required=True)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--keep")
-    p.add_argument("--pairs", default="palette,texture,models,shifted")
+    p.add_argument("--pairs", default="palette,texture,models,shifted,scattered")
     a = p.parse_args()
     if a.rounds < 3:
         raise SystemExit("--rounds must be at least 3 (medians)")
