@@ -44,9 +44,21 @@ SourceSuffixes::SourceSuffixes(ByteView source) : source_(source) {
     sorted_.reset(new std::int32_t[std::max<std::size_t>(n, 1)]);
     if (n > 0 && divsufsort(source.data(), sorted_.get(), static_cast<saidx_t>(n)) != 0)
         throw Error(ErrorKind::limit, "not enough memory to sort the BPS source");
+    // Two-byte prefix counts, in four interleaved tables: runs of one prefix (zero padding) would
+    // otherwise make every increment wait for the previous one.
+    std::vector<std::uint32_t> counts(4 * 65536, 0);
+    const std::uint8_t* p = source.data();
+    std::size_t i = 0;
+    for (; i + 4 < n; i += 4) {
+        ++counts[(std::uint32_t(p[i]) << 8 | p[i + 1])];
+        ++counts[65536 + (std::uint32_t(p[i + 1]) << 8 | p[i + 2])];
+        ++counts[2 * 65536 + (std::uint32_t(p[i + 2]) << 8 | p[i + 3])];
+        ++counts[3 * 65536 + (std::uint32_t(p[i + 3]) << 8 | p[i + 4])];
+    }
+    for (; i < n; ++i) ++counts[prefix2(p + i, n - i)];
     bucket_.assign(65537, 0);
-    for (std::size_t i = 0; i < n; ++i) ++bucket_[prefix2(source.data() + i, n - i) + 1];
-    for (std::size_t k = 1; k < bucket_.size(); ++k) bucket_[k] += bucket_[k - 1];
+    for (std::size_t k = 0; k < 65536; ++k)
+        bucket_[k + 1] = bucket_[k] + counts[k] + counts[65536 + k] + counts[2 * 65536 + k] + counts[3 * 65536 + k];
 }
 
 std::size_t SourceSuffixes::neighbours(const std::uint8_t* pattern, std::size_t length, std::size_t min_length,
