@@ -65,14 +65,22 @@ Opened open(const po::variables_map& vm) {
     return o;
 }
 
-std::size_t find_typed(const Opened& o, const std::string& text, const char* type) {
-    return find_typed_record(o.archive, o.names, text, type);
+// The archive opened and the `type` record RECORD names found in it.
+struct OpenedRecord : Opened {
+    std::size_t index = 0;
+    mod::ByteReader payload() const { return payload_reader(reader(), archive, index); }
+};
+
+OpenedRecord open_record(const po::variables_map& vm, const char* type) {
+    OpenedRecord o{open(vm)};
+    o.index = find_typed_record(o.archive, o.names, required(vm, "record"), type);
+    return o;
 }
 
-// Repacks with record `index` replaced and writes the archive (atomically).
-void write_with(const Opened& o, std::size_t index, mod::Bytes payload, const fs::path& out) {
+// Repacks with the record replaced and writes the archive (atomically).
+void write_with(const OpenedRecord& o, mod::Bytes payload, const fs::path& out) {
     auto items = items_of(o.archive);
-    items[index].record.payload = std::move(payload);
+    items[o.index].record.payload = std::move(payload);
     RepackReport rep;
     const Archive packed = repack(o.archive, std::move(items), &rep);
     mod::write_file_atomic(out, encode_archive(packed));
@@ -142,8 +150,7 @@ int totem_textures(const po::variables_map& vm, const Global& g) {
 
 int totem_texture(const po::variables_map& vm, const Global& g) {
     if (required(vm, "action") != "replace") usage_error("texture actions: replace");
-    const Opened o = open(vm);
-    const std::size_t index = find_typed(o, required(vm, "record"), "BITMAP");
+    const OpenedRecord o = open_record(vm, "BITMAP");
     const fs::path png = required(vm, "png"), out = required(vm, "out");
     const auto bytes = mod::read_file(png);
     const auto img = mod::image::read_png(bytes, png.string());
@@ -151,8 +158,8 @@ int totem_texture(const po::variables_map& vm, const Global& g) {
     opt.mode = parse_palette_mode(vm["mode"].as<std::string>());
     opt.locked = slots_of(vm, "lock");
     opt.threads = g.threads;
-    const auto r = replace_texture(payload_reader(o.reader(), o.archive, index), o.need_layout(), img, opt);
-    write_with(o, index, r.payload, out);
+    const auto r = replace_texture(o.payload(), o.need_layout(), img, opt);
+    write_with(o, r.payload, out);
     for (const auto& w : r.report.warnings) warn(w);
     if (g.json) {
         Json j;
@@ -190,10 +197,9 @@ void print_changes(const Global& g, const fs::path& out, const std::vector<Palet
 
 int totem_palette(const po::variables_map& vm, const Global& g) {
     const std::string action = required(vm, "action");
-    const Opened o = open(vm);
-    const std::size_t index = find_typed(o, required(vm, "record"), "BITMAP");
+    const OpenedRecord o = open_record(vm, "BITMAP");
     const fs::path out = required(vm, "out");
-    const auto payload = payload_reader(o.reader(), o.archive, index);
+    const auto payload = o.payload();
     const auto locked = slots_of(vm, "lock");
     PaletteEditResult r;
     if (action == "set") {
@@ -215,7 +221,7 @@ int totem_palette(const po::variables_map& vm, const Global& g) {
     } else {
         usage_error("palette actions: set, hsv");
     }
-    write_with(o, index, r.payload, out);
+    write_with(o, r.payload, out);
     print_changes(g, out, r.changes);
     return 0;
 }
@@ -224,15 +230,14 @@ int totem_palette(const po::variables_map& vm, const Global& g) {
 
 int totem_material(const po::variables_map& vm, const Global& g) {
     if (required(vm, "action") != "colour" && required(vm, "action") != "color") usage_error("material actions: colour");
-    const Opened o = open(vm);
-    const std::size_t index = find_typed(o, required(vm, "record"), "MATERIAL");
+    const OpenedRecord o = open_record(vm, "MATERIAL");
     const fs::path out = required(vm, "out");
     MaterialColourEdit edit;
     if (vm.count("colour")) edit.colour = parse_rgba_text(vm["colour"].as<std::string>());
     if (vm.count("emission")) edit.emission = parse_rgba_text(vm["emission"].as<std::string>());
     if (!edit.colour && !edit.emission) usage_error("give --colour RRGGBB[AA] and/or --emission RRGGBB");
-    const auto r = set_material_colour(payload_reader(o.reader(), o.archive, index), edit);
-    write_with(o, index, r.payload, out);
+    const auto r = set_material_colour(o.payload(), edit);
+    write_with(o, r.payload, out);
     auto text4 = [](const std::array<F32, 4>& c) {
         char b[96];
         std::snprintf(b, sizeof b, "%.4f %.4f %.4f %.4f", double(c[0].value()), double(c[1].value()), double(c[2].value()),

@@ -19,13 +19,25 @@ namespace {
 
 using namespace mod::totem;
 
+// The record an edit names in `field` (a `type` record) and the archive it is in.
 struct Opened {
     Archive archive;
     NameTable names;
     std::optional<BitmapLayout> layout;
+    std::size_t index = 0;
+
+    ByteReader payload(const EditEnv& env) const {
+        return payload_reader(ByteReader(env.target.current, archive.endian, env.target.display, "dgc"), archive, index);
+    }
+    BitmapLayout need_layout(const EditEnv& env) const {
+        if (!layout) env.fail("bitmap", "no source describes PC bitmaps: modkit does not write them");
+        return *layout;
+    }
+    std::string label() const { return names.display(archive.records[index].name_id); }
+    std::string region() const { return "record[" + label() + "]"; }
 };
 
-Opened open(const EditEnv& env) {
+Opened open(const EditEnv& env, const char* field, const char* type) {
     Opened o;
     std::optional<Platform> platform;
     if (env.target.platform) {
@@ -42,43 +54,39 @@ Opened open(const EditEnv& env) {
         throw;
     }
     if (env.names) o.names = NameTable::parse(ByteReader(env.names->current, Endian::big, env.names->display, "names"));
-    o.layout = bitmap_layout(platform, o.archive.endian);
-    return o;
-}
-
-ByteReader payload(const EditEnv& env, const Opened& o, std::size_t i) {
-    return payload_reader(ByteReader(env.target.current, o.archive.endian, env.target.display, "dgc"), o.archive, i);
-}
-
-std::size_t locate(const EditEnv& env, const Opened& o, const char* field, const char* type) {
+    o.layout = totem::bitmap_layout(platform, o.archive.endian);
     try {
-        return find_typed_record(o.archive, o.names, env.text(field), type);
+        o.index = find_typed_record(o.archive, o.names, env.text(field), type);
     } catch (const Error& e) {
         env.fail(field, e.message() + (env.names ? "" : " (the manifest gives no name table: name it by 0xHASH or #index)"),
                  e.kind());
     }
+    return o;
 }
 
-BitmapLayout layout_of(const EditEnv& env, const Opened& o) {
-    if (!o.layout) env.fail("bitmap", "no source describes PC bitmaps: modkit does not write them");
-    return *o.layout;
-}
+Opened open_bitmap(const EditEnv& env) { return open(env, "bitmap", "BITMAP"); }
 
-std::string region(const Opened& o, std::size_t i) { return "record[" + o.names.display(o.archive.records[i].name_id) + "]"; }
+// The named BITMAP decoded; with `need_palette`, one without a palette is refused.
+Bitmap decode_named(const EditEnv& env, const Opened& o, bool need_palette) {
+    Bitmap b = decode_bitmap(o.payload(env), o.need_layout(env));
+    if (need_palette && !b.paletted())
+        env.fail("bitmap", "BITMAP " + env.text("bitmap") + " is " + bitmap_format_name(b.layout, b.format) + ": it has no palette");
+    return b;
+}
 
 void archive_touch(const EditEnv& env, PlannedEdit& out) {
     out.touches.push_back(touch(env.target, "bytes", 0, to_end, false, "the archive (repacked: records may move)"));
     out.limits.push_back("a record never crosses a chunk: a record that no longer fits its chunk moves");
 }
 
-void commit(EditEnv& env, const Opened& o, std::size_t index, Bytes payload, ReportOut& r) {
+void commit(EditEnv& env, const Opened& o, Bytes payload, ReportOut& r) {
     auto items = items_of(o.archive);
-    items[index].record.payload = std::move(payload);
+    items[o.index].record.payload = std::move(payload);
     RepackReport rep;
     const Archive packed = repack(o.archive, std::move(items), &rep);
     env.target.current = encode_archive(packed);
     r.set("moved", std::uint64_t(rep.moved)).set("chunk_size", std::uint64_t(packed.chunk_size));
-    for (const auto& n : rep.notes) r.warn(n);
+    for (const auto& note : rep.notes) r.warn(note);
 }
 
 std::vector<image::SlotColour> colour_requests(const EditEnv& env) {
@@ -95,7 +103,7 @@ std::vector<image::SlotColour> colour_requests(const EditEnv& env) {
     return out;
 }
 
-void report_changes(ReportOut& r, const Opened& o, std::size_t index, const PaletteEditResult& p) {
+void report_changes(ReportOut& r, const Opened& o, const PaletteEditResult& p) {
     rapidjson::Value changes(rapidjson::kArrayType);
     std::size_t rounded = 0;
     for (const auto& c : p.changes) {
@@ -106,7 +114,7 @@ void report_changes(ReportOut& r, const Opened& o, std::size_t index, const Pale
         changes.PushBack(ch, r.a);
         rounded += c.rounded();
     }
-    const std::string label = o.names.display(o.archive.records[index].name_id);
+    const std::string label = o.label();
     r.set("bitmap", label).set("format", bitmap_format_name(p.before.layout, p.before.format))
         .set("palette_format", palette_format_name(p.before.palette_format)).set("changes", std::move(changes));
     if (rounded)
@@ -129,38 +137,33 @@ void add_slot_touches(const EditEnv& env, PlannedEdit& out, const std::string& r
 // ---- palette.set ------------------------------------------------------------------------------
 
 void plan_palette_set(const EditEnv& env, PlannedEdit& out) {
-    const Opened o = open(env);
-    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
-    const Bitmap b = decode_bitmap(payload(env, o, i), layout_of(env, o));
-    if (!b.paletted()) env.fail("bitmap", "BITMAP " + env.text("bitmap") + " is " + bitmap_format_name(b.layout, b.format) + ": it has no palette");
+    const Opened o = open_bitmap(env);
+    const Bitmap b = decode_named(env, o, true);
     std::vector<unsigned> slots;
     for (const auto& c : colour_requests(env)) {
         if (c.slot >= b.palette_entries())
             env.fail("colours", "the palette has " + std::to_string(b.palette_entries()) + " slots; there is no slot " + std::to_string(c.slot));
         slots.push_back(c.slot);
     }
-    add_slot_touches(env, out, region(o, i), slots);
+    add_slot_touches(env, out, o.region(), slots);
     archive_touch(env, out);
     out.limits.push_back("colours are rounded to the palette's format (" + palette_format_name(b.palette_format) + ")");
     out.summary = "set " + std::to_string(slots.size()) + " palette slot(s) of BITMAP " + env.text("bitmap");
 }
 
 void apply_palette_set(EditEnv& env, ReportOut& r) {
-    const Opened o = open(env);
-    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
+    const Opened o = open_bitmap(env);
     const auto locked = env.slots("lock");
-    const auto p = set_palette(payload(env, o, i), layout_of(env, o), colour_requests(env), locked);
-    report_changes(r, o, i, p);
-    commit(env, o, i, p.payload, r);
+    const auto p = set_palette(o.payload(env), o.need_layout(env), colour_requests(env), locked);
+    report_changes(r, o, p);
+    commit(env, o, p.payload, r);
 }
 
 // ---- palette.hsv ------------------------------------------------------------------------------
 
 void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
-    const Opened o = open(env);
-    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
-    const Bitmap b = decode_bitmap(payload(env, o, i), layout_of(env, o));
-    if (!b.paletted()) env.fail("bitmap", "BITMAP " + env.text("bitmap") + " is " + bitmap_format_name(b.layout, b.format) + ": it has no palette");
+    const Opened o = open_bitmap(env);
+    const Bitmap b = decode_named(env, o, true);
     const auto asked = env.slots("slots"), locked = env.slots("lock");
     std::vector<unsigned> slots;
     for (unsigned s : asked)
@@ -169,36 +172,33 @@ void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
     for (unsigned s = 0; s < b.palette_entries(); ++s)
         if ((asked.empty() || std::binary_search(asked.begin(), asked.end(), s)) && !std::binary_search(locked.begin(), locked.end(), s))
             slots.push_back(s);
-    add_slot_touches(env, out, region(o, i), slots);
+    add_slot_touches(env, out, o.region(), slots);
     archive_touch(env, out);
     out.summary = "shift hue/saturation/value of " + std::to_string(slots.size()) + " palette slot(s) of BITMAP " + env.text("bitmap");
 }
 
 void apply_palette_hsv(EditEnv& env, ReportOut& r) {
-    const Opened o = open(env);
-    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
-    const auto p = shift_palette(payload(env, o, i), layout_of(env, o), env.hsv_shift(), env.slots("slots"), env.slots("lock"));
-    report_changes(r, o, i, p);
-    commit(env, o, i, p.payload, r);
+    const Opened o = open_bitmap(env);
+    const auto p = shift_palette(o.payload(env), o.need_layout(env), env.hsv_shift(), env.slots("slots"), env.slots("lock"));
+    report_changes(r, o, p);
+    commit(env, o, p.payload, r);
 }
 
 // ---- texture.replace ------------------------------------------------------------------------------
 
 void plan_texture_replace(const EditEnv& env, PlannedEdit& out) {
-    const Opened o = open(env);
-    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
-    const Bitmap b = decode_bitmap(payload(env, o, i), layout_of(env, o));
+    const Opened o = open_bitmap(env);
+    const Bitmap b = decode_named(env, o, false);
     if (b.layout == BitmapLayout::gamecube && b.format == bitmap_rgb888)
         env.fail("bitmap", "BITMAP " + env.text("bitmap") + " is format 13 (RGB888), which the game shows as garbage: modkit does not write it");
-    out.touches.push_back(touch(env.target, region(o, i), 0, to_end, true, "the image of BITMAP " + env.text("bitmap")));
+    out.touches.push_back(touch(env.target, o.region(), 0, to_end, true, "the image of BITMAP " + env.text("bitmap")));
     archive_touch(env, out);
     out.limits.push_back("the image is written in the record's own format (" + bitmap_format_name(b.layout, b.format) + ")");
     out.summary = "replace BITMAP " + env.text("bitmap") + " (" + bitmap_format_name(b.layout, b.format) + ") from " + env.text("png");
 }
 
 void apply_texture_replace(EditEnv& env, ReportOut& r) {
-    const Opened o = open(env);
-    const std::size_t i = locate(env, o, "bitmap", "BITMAP");
+    const Opened o = open_bitmap(env);
     const Bytes png = env.read("png");
     image::RgbaImage img;
     try {
@@ -210,31 +210,29 @@ void apply_texture_replace(EditEnv& env, ReportOut& r) {
     opt.mode = parse_palette_mode(env.text("mode", "auto"));  // schema: auto, quantise, reindex
     opt.locked = env.slots("lock");
     opt.threads = env.threads;
-    const auto t = replace_texture(payload(env, o, i), layout_of(env, o), img, opt);
-    r.set("bitmap", o.names.display(o.archive.records[i].name_id)).set("format", bitmap_format_name(t.after.layout, t.after.format))
+    const auto t = replace_texture(o.payload(env), o.need_layout(env), img, opt);
+    r.set("bitmap", o.label()).set("format", bitmap_format_name(t.after.layout, t.after.format))
         .set("mode", t.report.mode).set("width", std::uint64_t(t.after.width)).set("height", std::uint64_t(t.after.height))
         .set("mean_delta_e", t.report.mean_delta_e).set("max_delta_e", t.report.max_delta_e);
     for (const auto& w : t.report.warnings) r.warn("BITMAP " + env.text("bitmap") + ": " + w);
-    commit(env, o, i, t.payload, r);
+    commit(env, o, t.payload, r);
 }
 
 // ---- material.colour ------------------------------------------------------------------------------
 
 void plan_material_colour(const EditEnv& env, PlannedEdit& out) {
-    const Opened o = open(env);
-    const std::size_t i = locate(env, o, "material", "MATERIAL");
-    decode_material(payload(env, o, i));
+    const Opened o = open(env, "material", "MATERIAL");
+    decode_material(o.payload(env));
     if (!env.has("colour") && !env.has("emission")) env.fail("material", "give \"colour\" and/or \"emission\"");
-    if (env.has("colour")) out.touches.push_back(touch(env.target, region(o, i), 0, 16, true, "the colour of MATERIAL " + env.text("material")));
-    if (env.has("emission")) out.touches.push_back(touch(env.target, region(o, i), 16, 28, true, "the emission of MATERIAL " + env.text("material")));
+    if (env.has("colour")) out.touches.push_back(touch(env.target, o.region(), 0, 16, true, "the colour of MATERIAL " + env.text("material")));
+    if (env.has("emission")) out.touches.push_back(touch(env.target, o.region(), 16, 28, true, "the emission of MATERIAL " + env.text("material")));
     archive_touch(env, out);
     out.limits.push_back("colours are written as value/255 floats; NODE SKEL copies of the material are not changed");
     out.summary = "set the colour of MATERIAL " + env.text("material");
 }
 
 void apply_material_colour(EditEnv& env, ReportOut& r) {
-    const Opened o = open(env);
-    const std::size_t i = locate(env, o, "material", "MATERIAL");
+    const Opened o = open(env, "material", "MATERIAL");
     MaterialColourEdit edit;
     try {
         if (env.has("colour")) edit.colour = parse_rgba_text(env.text("colour"));
@@ -242,15 +240,15 @@ void apply_material_colour(EditEnv& env, ReportOut& r) {
     } catch (const Error& e) {
         env.fail(env.has("colour") ? "colour" : "emission", e.message());
     }
-    const auto m = set_material_colour(payload(env, o, i), edit);
+    const auto m = set_material_colour(o.payload(env), edit);
     rapidjson::Value before(rapidjson::kArrayType), after(rapidjson::kArrayType);
     for (int c = 0; c < 4; ++c) {
         const double b = m.before.colour[c].value(), a = m.after.colour[c].value();
         before.PushBack(std::isfinite(b) ? rapidjson::Value(b) : rapidjson::Value(), r.a);
         after.PushBack(std::isfinite(a) ? rapidjson::Value(a) : rapidjson::Value(), r.a);
     }
-    r.set("material", o.names.display(o.archive.records[i].name_id)).set("colour_before", std::move(before)).set("colour_after", std::move(after));
-    commit(env, o, i, m.payload, r);
+    r.set("material", o.label()).set("colour_before", std::move(before)).set("colour_after", std::move(after));
+    commit(env, o, m.payload, r);
 }
 
 }  // namespace
