@@ -7,6 +7,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mod::stadium;
@@ -308,6 +309,58 @@ BOOST_AUTO_TEST_CASE(skeletal_time) {
     BOOST_TEST((skeletal_frames(a, 2, 5) == std::vector<std::int32_t>{2, 3, 1, 2, 3}));
     a.flags = anim_flag::hold;
     BOOST_TEST((skeletal_frames(a, 2, 4) == std::vector<std::int32_t>{2, 3, 3, 3}));
+}
+
+// Both headers start with the same fields (§4.2 skeletal, §4.8 aux), read by one reader: bytes
+// written by hand at the spec's offsets come back as those fields in both kinds, and flag bits
+// other than 0x02/0x04/0x08 are a finding naming them in both.
+BOOST_AUTO_TEST_CASE(header_start_fields_are_read_at_the_spec_offsets_in_both_kinds) {
+    AuxAnimation aux;
+    aux.frame_count = 9;
+    aux.channels = {{1, 0}, {1, 0}, {1, 0}};
+    aux.stream = {0};
+    Model m = model_of(anim_model({one_channel(0, 9)}, {0}, {aux}));
+    const std::uint32_t heads[2] = {m.map.animations.at(0), m.map.aux_animations.at(0)};
+    for (std::uint32_t h : heads) {
+        const std::uint8_t start[] = {0x01, 0x03,  // +0 flags 0x0103: hold and unknown bits 0x0101
+                                      0xAB, 0xCD,  // +2 unknown bytes
+                                      0xFF, 0xFE,  // +4 start frame -2
+                                      0x00, 0x07};  // +6 loop start 7
+        std::copy(std::begin(start), std::end(start), m.fragment.body.begin() + h);
+        m.fragment.body[h + 0xA] = 0x00;  // +0xA frame count 8
+        m.fragment.body[h + 0xB] = 0x08;
+    }
+    const auto anims = read_animations(m);
+    const auto& s = anims.skeletal.at(0);
+    const auto& a = anims.aux.at(0);
+    BOOST_TEST(s.header == heads[0]);
+    BOOST_TEST(a.header == heads[1]);
+    BOOST_TEST(s.flags == 0x0103u);
+    BOOST_TEST(a.flags == 0x0103u);
+    BOOST_TEST((s.unknown2 == std::array<std::uint8_t, 2>{0xAB, 0xCD}));
+    BOOST_TEST((a.unknown2 == std::array<std::uint8_t, 2>{0xAB, 0xCD}));
+    BOOST_TEST(s.start_frame == -2);
+    BOOST_TEST(a.start_frame == -2);
+    BOOST_TEST(s.loop_frame == 7);
+    BOOST_TEST(a.loop_frame == 7);
+    BOOST_TEST(s.frame_count == 8u);
+    BOOST_TEST(a.frame_count == 8u);
+    BOOST_TEST(s.descriptor_count == 3u);  // +8, as built
+    BOOST_TEST(a.channel_count == 3u);
+    BOOST_TEST((s.descriptor_pointer & 0xFFF00000u) == m.fragment.link_base());  // +0xC
+    BOOST_TEST((a.channel_pointer & 0xFFF00000u) == m.fragment.link_base());
+    BOOST_TEST(s.descriptor_offset == s.descriptor_pointer - m.fragment.link_base());
+    BOOST_TEST(a.channel_offset == a.channel_pointer - m.fragment.link_base());
+    for (const auto* f : {&s.findings, &a.findings})
+        BOOST_TEST(std::count(f->begin(), f->end(), "flags 0x0103 has bits other than 0x02/0x04/0x08 (0x0101)") == 1);
+    // A header that leaves the body names its size.
+    Model cut = m;
+    cut.fragment.body.resize(heads[1] + 0x10);
+    cut.map.animations.clear();
+    const auto e = catch_error([&] { read_animations(cut); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(std::string(e->what()).find("the 0x14-byte header leaves the body") != std::string::npos, e->what());
+    BOOST_TEST(std::string(e->what()).find("aux_animation[0].header") != std::string::npos, e->what());
 }
 
 BOOST_AUTO_TEST_CASE(truncation_gives_clean_errors) {

@@ -112,7 +112,7 @@ Reach component_reach(const SkeletalAnimationData& a, const AnimationDescriptor&
     return {lo * bits / 16, last_word + 1, true};
 }
 
-void read_array(Reader& rd, AnimationArray& arr, std::uint32_t site, const std::string& what, Reach need,
+void read_array(const Reader& rd, AnimationArray& arr, std::uint32_t site, const std::string& what, Reach need,
                 std::vector<std::string>& findings) {
     arr.pointer = rd.u32(site);
     if (!need.any) {
@@ -143,29 +143,47 @@ void read_array(Reader& rd, AnimationArray& arr, std::uint32_t site, const std::
     for (std::size_t i = 0; i < arr.words.size(); ++i) arr.words[i] = rd.u16(arr.offset + std::uint32_t(2 * i));
 }
 
-}  // namespace
+// The reader of header `index` of one kind (`headers`, `kind` in the usage error, `name` in
+// structure paths); usage error when the model has no such header.
+Reader open_header(const Model& model, const std::vector<std::uint32_t>& headers, std::size_t index, const std::string& path,
+                   const char* kind, const char* name) {
+    if (index >= headers.size())
+        throw Error(ErrorKind::usage, "the model has " + std::to_string(headers.size()) + " " + kind + " animations, not " +
+                                          std::to_string(index + 1));
+    return Reader(model, path, std::string(name) + "[" + std::to_string(index) + "]");
+}
 
-SkeletalAnimationData read_skeletal_animation(const Model& model, std::size_t index, const std::string& path) {
-    if (index >= model.map.animations.size())
-        throw Error(ErrorKind::usage, "the model has " + std::to_string(model.map.animations.size()) +
-                                          " skeletal animations, not " + std::to_string(index + 1));
-    const std::string name = "animation[" + std::to_string(index) + "]";
-    Reader rd(model, path, name);
-    SkeletalAnimationData a;
+// The fields both headers start with (§4.2, §4.8), read into `a` from `headers[index]` whose
+// kind is `size` bytes long: flags, two unknown bytes, start and loop frames, the +0x08 count
+// (`count`: descriptors or channels), the frame count and the +0x0C link address (`pointer`);
+// flag bits the game does not test are a finding.
+template <class A>
+void read_header_start(const Reader& rd, const std::vector<std::uint32_t>& headers, std::size_t index, std::uint32_t size,
+                       A& a, std::uint16_t& count, std::uint32_t& pointer) {
     a.index = index;
-    a.header = model.map.animations[index];
+    a.header = headers[index];
     const std::uint32_t h = a.header;
-    if (std::uint64_t(h) + skeletal_header_size > rd.body_size()) rd.fail(h, "header", "the 0x1C-byte header leaves the body");
+    if (std::uint64_t(h) + size > rd.body_size()) rd.fail(h, "header", "the " + hex(size) + "-byte header leaves the body");
     a.flags = rd.u16(h);
     a.unknown2 = {rd.u8(h + 2), rd.u8(h + 3)};
     a.start_frame = std::int16_t(rd.u16(h + 4));
     a.loop_frame = std::int16_t(rd.u16(h + 6));
-    a.descriptor_count = rd.u16(h + 8);
+    count = rd.u16(h + 8);
     a.frame_count = rd.u16(h + 0xA);
-    a.descriptor_pointer = rd.u32(h + 0xC);
-    auto& F = a.findings;
+    pointer = rd.u32(h + 0xC);
     if (a.flags & ~anim_flag::known)
-        F.push_back("flags " + hex(a.flags, 4) + " has bits other than 0x02/0x04/0x08 (" + hex(a.flags & ~anim_flag::known, 4) + ")");
+        a.findings.push_back("flags " + hex(a.flags, 4) + " has bits other than 0x02/0x04/0x08 (" +
+                             hex(a.flags & ~anim_flag::known, 4) + ")");
+}
+
+}  // namespace
+
+SkeletalAnimationData read_skeletal_animation(const Model& model, std::size_t index, const std::string& path) {
+    const Reader rd = open_header(model, model.map.animations, index, path, "skeletal", "animation");
+    SkeletalAnimationData a;
+    read_header_start(rd, model.map.animations, index, skeletal_header_size, a, a.descriptor_count, a.descriptor_pointer);
+    const std::uint32_t h = a.header;
+    auto& F = a.findings;
     if (a.descriptor_count % 3)
         F.push_back("descriptor count " + std::to_string(a.descriptor_count) + " is not a multiple of 3 (the last " +
                     std::to_string(a.descriptor_count % 3) + " animate no bone)");
@@ -230,26 +248,12 @@ SkeletalAnimationData read_skeletal_animation(const Model& model, std::size_t in
 }
 
 AuxAnimationData read_aux_animation(const Model& model, std::size_t index, const std::string& path) {
-    if (index >= model.map.aux_animations.size())
-        throw Error(ErrorKind::usage, "the model has " + std::to_string(model.map.aux_animations.size()) +
-                                          " aux animations, not " + std::to_string(index + 1));
-    const std::string name = "aux_animation[" + std::to_string(index) + "]";
-    Reader rd(model, path, name);
+    const Reader rd = open_header(model, model.map.aux_animations, index, path, "aux", "aux_animation");
     AuxAnimationData a;
-    a.index = index;
-    a.header = model.map.aux_animations[index];
+    read_header_start(rd, model.map.aux_animations, index, aux_header_size, a, a.channel_count, a.channel_pointer);
     const std::uint32_t h = a.header;
-    if (std::uint64_t(h) + aux_header_size > rd.body_size()) rd.fail(h, "header", "the 0x14-byte header leaves the body");
-    a.flags = rd.u16(h);
-    a.unknown2 = {rd.u8(h + 2), rd.u8(h + 3)};
-    a.start_frame = std::int16_t(rd.u16(h + 4));
-    a.loop_frame = std::int16_t(rd.u16(h + 6));
-    a.channel_count = rd.u16(h + 8);
-    a.frame_count = rd.u16(h + 0xA);
-    a.channel_pointer = rd.u32(h + 0xC);
     a.stream_pointer = rd.u32(h + 0x10);
     auto& F = a.findings;
-    if (a.flags & ~anim_flag::known) F.push_back("flags " + hex(a.flags, 4) + " has bits other than 0x02/0x04/0x08");
     if (a.frame_count == 0) F.push_back("frame count 0");
     else if (a.loop_frame < 0 || a.loop_frame >= a.frame_count)
         F.push_back("loop start " + std::to_string(a.loop_frame) + " is outside frames 0.." + std::to_string(a.frame_count - 1));
