@@ -3,6 +3,7 @@
 // length, the sample's chains, and material.colour's edit.
 #include "test_support.hpp"
 
+#include "libmod/image/palette_text.hpp"
 #include "libmod/sample/totem.hpp"
 #include "libmod/totem/material.hpp"
 #include "libmod/totem/texture_edit.hpp"
@@ -168,7 +169,7 @@ BOOST_AUTO_TEST_CASE(sample_chains_link_the_hero_to_its_bitmaps_and_round_trip) 
 BOOST_AUTO_TEST_CASE(material_colour_edit_writes_value_over_255) {
     const Bytes b = material_bytes(Endian::big);
     MaterialColourEdit edit;
-    edit.colour = parse_rgba_text("#FF800040");
+    edit.colour = mod::image::parse_colour_text("#FF800040");
     const auto r = set_material_colour(mod::ByteReader(b, Endian::big), edit);
     BOOST_TEST(r.after.colour[0].value() == 1.0f);
     BOOST_TEST(r.after.colour[1].value() == 128.0f / 255.0f);
@@ -176,7 +177,7 @@ BOOST_AUTO_TEST_CASE(material_colour_edit_writes_value_over_255) {
     BOOST_TEST(r.after.emission == r.before.emission);
     // Only the first 16 bytes change.
     BOOST_TEST(Bytes(r.payload.begin() + 16, r.payload.end()) == Bytes(b.begin() + 16, b.end()));
-    BOOST_TEST(modtest::catch_error([] { parse_rgba_text("12345"); }).has_value());
+    BOOST_TEST(modtest::catch_error([] { mod::image::parse_colour_text("12345"); }).has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include "libmod/core/folder.hpp"
+#include "libmod/image/palette_text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -215,47 +216,24 @@ double parse_finite(std::string_view text, const std::string& what, bool as_floa
 
 // ---- palette slots and colours ----------------------------------------------------------------
 
-std::vector<unsigned> parse_slot_list(std::string_view text, const std::string& option, unsigned max_slot) {
-    const std::string why = option + " expects slots like 0-5 or 1,3,7-9 (each 0-" + std::to_string(max_slot) + ")";
-    auto bad = [&](const std::string& detail) -> void {
-        usage_error(why + ": '" + std::string(text) + "' " + detail);
-    };
-    std::vector<unsigned> out;
-    if (text.empty()) bad("is empty");
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t comma = text.find(',', start);
-        const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-        if (item.empty()) bad("has an empty item");
-        const std::size_t dash = item.find('-');
-        auto number = [&](std::string_view digits) {
-            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
-                bad("has '" + std::string(item) + "', which is neither a slot nor a range A-B");
-            std::uint64_t v = 0;
-            if (!detail::parse_number(digits, v, max_slot).empty() || v > max_slot)
-                bad("names slot " + std::string(digits) + ", past " + std::to_string(max_slot));
-            return static_cast<unsigned>(v);
-        };
-        if (dash == std::string_view::npos) {
-            out.push_back(number(item));
-        } else {
-            const unsigned lo = number(item.substr(0, dash)), hi = number(item.substr(dash + 1));
-            if (lo > hi) bad("has the range " + std::string(item) + ", which runs backwards");
-            for (unsigned v = lo; v <= hi; ++v) out.push_back(v);
-        }
-        if (comma == std::string_view::npos) break;
-        start = comma + 1;
+namespace {
+// `parse` with its usage error prefixed by the option's name.
+template <class F>
+auto naming_option(const std::string& name, F parse) {
+    try {
+        return parse();
+    } catch (const mod::Error& e) {
+        if (e.kind() != mod::ErrorKind::usage) throw;
+        usage_error("--" + name + " " + e.message());
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
 }
+}  // namespace
 
 std::vector<unsigned> slot_list_option(const po::variables_map& vm, const std::string& name, unsigned max_slot) {
     std::vector<unsigned> out;
     if (!vm.count(name)) return out;
     for (const auto& item : vm[name].as<std::vector<std::string>>()) {
-        auto part = parse_slot_list(item, "--" + name, max_slot);
+        auto part = naming_option(name, [&] { return mod::image::parse_slot_list(item, max_slot); });
         out.insert(out.end(), part.begin(), part.end());
     }
     std::sort(out.begin(), out.end());
@@ -263,15 +241,17 @@ std::vector<unsigned> slot_list_option(const po::variables_map& vm, const std::s
     return out;
 }
 
-std::array<std::uint8_t, 4> parse_colour_text(std::string_view text, const std::string& what) {
-    std::string_view hex = text;
-    if (!hex.empty() && hex[0] == '#') hex.remove_prefix(1);
-    if (hex.size() != 6 && hex.size() != 8)
-        usage_error(what + ": colour '" + std::string(text) + "' is not #RRGGBB or #RRGGBBAA (hex, '#' optional)");
-    std::uint64_t v = parse_hex(hex, 0xFFFFFFFFu, what + ": colour '" + std::string(text) + "'");
-    if (hex.size() == 6) v = (v << 8) | 0xFF;
-    return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
-            static_cast<std::uint8_t>(v)};
+std::vector<mod::image::SlotColour> slot_colour_option(const po::variables_map& vm, const std::string& name) {
+    if (!vm.count(name)) usage_error("--" + name + " SLOT=RRGGBB[AA] is required");
+    std::vector<mod::image::SlotColour> out;
+    for (const auto& item : vm[name].as<std::vector<std::string>>())
+        out.push_back(naming_option(name, [&] { return mod::image::parse_slot_colour(item); }));
+    return out;
+}
+
+std::optional<mod::image::Rgba8> colour_option(const po::variables_map& vm, const std::string& name) {
+    if (!vm.count(name)) return std::nullopt;
+    return naming_option(name, [&] { return mod::image::parse_colour_text(vm[name].as<std::string>()); });
 }
 
 }  // namespace modkit

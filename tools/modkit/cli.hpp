@@ -11,6 +11,7 @@
 //    with mod::exit_code(kind): 0 ok, 1 usage, 2 invalid input, 3 limit/conflict, 4 I/O.
 
 #include "libmod/core/error.hpp"
+#include "libmod/image/recolour.hpp"
 
 #include <boost/program_options.hpp>
 #include <array>
@@ -19,6 +20,7 @@
 #include <iosfwd>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -96,14 +98,17 @@ std::uint64_t parse_hex(std::string_view text, std::uint64_t max, const std::str
 double parse_finite(std::string_view text, const std::string& what, bool as_float = false);
 
 // ---- palette slots and colours ----------------------------------------------------------------
-// A slot list: "5", "0-5", "1,3,7-9" (ranges inclusive), each slot <= max_slot. Anything else
-// ("0-", "5-0", "1,,2", "0-5x", " 1") is a usage error naming `option` and the text. Sorted,
-// each slot once.
-std::vector<unsigned> parse_slot_list(std::string_view text, const std::string& option, unsigned max_slot = 255);
-// Every value of a multitoken string option (`--lock 0-5 --lock 9` or `--lock 0-5 9`), merged.
+// The texts of libmod/image/palette_text.hpp (the manifest's too); their usage errors are
+// prefixed with "--NAME ".
+//
+// Every value of a multitoken string option (`--lock 0-5 --lock 9` or `--lock 0-5 9`), each a
+// slot list ("5", "0-5", "1,3,7-9"), merged: sorted, each slot once. None: empty.
 std::vector<unsigned> slot_list_option(const po::variables_map& vm, const std::string& name, unsigned max_slot = 255);
-// "#RRGGBB", "RRGGBB", "#RRGGBBAA" or "RRGGBBAA" (hex) as {r, g, b, a}; alpha 255 when absent.
-std::array<std::uint8_t, 4> parse_colour_text(std::string_view text, const std::string& what);
+// Every SLOT=RRGGBB[AA] value of a multitoken option (`--set 1=#FF0000 --set 2=00FF0080`), in
+// order; usage error when the option is absent.
+std::vector<mod::image::SlotColour> slot_colour_option(const po::variables_map& vm, const std::string& name);
+// The colour an option gives ("#RRGGBB", "RRGGBB", "#RRGGBBAA" or "RRGGBBAA"), when it is given.
+std::optional<mod::image::Rgba8> colour_option(const po::variables_map& vm, const std::string& name);
 
 namespace detail {
 // Empty string when `text` is a valid T (stored in `out`), else why not.

@@ -39,15 +39,6 @@ std::size_t model_index(const po::variables_map& vm) {
     return vm["model"].as<std::size_t>();
 }
 
-std::vector<unsigned> parse_slots(const po::variables_map& vm, const std::string& name) {
-    return slot_list_option(vm, name);
-}
-
-img::Rgba8 parse_colour(const std::string& s) {
-    const auto c = parse_colour_text(s, "--set");
-    return {c[0], c[1], c[2], c[3]};
-}
-
 std::string fixed2(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f", v);
@@ -221,20 +212,11 @@ int stadium_palette(const po::variables_map& vm, const Global& g) {
     Session s = open_session(vm);
     FragmentImage image(s.model.fragment);
     const auto pals = vm["palette"].as<std::vector<std::size_t>>();
-    const auto locked = parse_slots(vm, "lock");
+    const auto locked = slot_list_option(vm, "lock");
     std::vector<PaletteEditReport> reports;
     if (action == "set") {
         if (pals.size() != 1) usage_error("palette set takes one --palette");
-        if (!vm.count("set")) usage_error("--set SLOT=RRGGBB[AA] is required");
-        std::vector<img::SlotColour> req;
-        for (const auto& a : vm["set"].as<std::vector<std::string>>()) {
-            const auto eq = a.find('=');
-            if (eq == std::string::npos) usage_error("--set expects SLOT=RRGGBB[AA], got '" + a + "'");
-            const auto slot = static_cast<unsigned>(parse_uint(a.substr(0, eq), std::numeric_limits<unsigned>::max(),
-                                                               "--set expects SLOT=RRGGBB[AA]; the slot"));
-            req.push_back({slot, parse_colour(a.substr(eq + 1))});
-        }
-        reports.push_back(set_palette_slots(s.model, image, pals[0], req, locked));
+        reports.push_back(set_palette_slots(s.model, image, pals[0], slot_colour_option(vm, "set"), locked));
     } else if (action == "hsv") {
         img::HsvShift shift;
         shift.hue_degrees = vm["hue"].as<double>();
@@ -242,7 +224,7 @@ int stadium_palette(const po::variables_map& vm, const Global& g) {
         shift.value = vm["value"].as<double>();
         if (shift.saturation < 0 || shift.value < 0) usage_error("--saturation and --value are non-negative factors");
         for (std::size_t pal : pals)
-            reports.push_back(shift_palette_hsv(s.model, image, pal, shift, parse_slots(vm, "slots"), locked));
+            reports.push_back(shift_palette_hsv(s.model, image, pal, shift, slot_list_option(vm, "slots"), locked));
     } else {
         usage_error("palette actions: set, hsv");
     }
@@ -264,7 +246,7 @@ int stadium_texture(const po::variables_map& vm, const Global& g) {
     o.mode = parse_ci_mode(vm["mode"].as<std::string>());
     if (vm.count("format")) o.format = n64::parse_texel_format(vm["format"].as<std::string>());
     o.allow_resize = vm.count("resize") > 0;
-    o.locked = parse_slots(vm, "lock");
+    o.locked = slot_list_option(vm, "lock");
     o.threads = g.threads;
     std::vector<img::RgbaImage> images;
     std::vector<fs::path> inputs{s.in};

@@ -7,6 +7,7 @@
 
 #include "libmod/core/file.hpp"
 #include "libmod/image/colour.hpp"
+#include "libmod/image/palette_text.hpp"
 #include "libmod/image/png.hpp"
 #include "libmod/image/quantise.hpp"
 #include "libmod/image/recolour.hpp"
@@ -22,6 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using mod::n64::TexelFormat;
 using mod::n64::TlutFormat;
+using mod::image::colour_text;
 
 std::uint32_t dimension(const po::variables_map& vm, const char* name) {
     if (!vm.count(name)) usage_error(std::string("--") + name + " is required");
@@ -269,35 +271,20 @@ std::vector<std::uint16_t> read_palette_file(const fs::path& path) {
     return t.entries;
 }
 
-std::vector<unsigned> parse_slot_list(const po::variables_map& vm, const char* name) {
-    return slot_list_option(vm, name);
-}
-
-// "RRGGBB" or "RRGGBBAA" (hex, optional leading '#').
-mod::image::Rgba8 parse_colour(const std::string& text) {
-    const auto c = parse_colour_text(text, "--set");
-    return {c[0], c[1], c[2], c[3]};
-}
-
 void report_changes(const Global& g, const char* operation, const std::vector<mod::image::SlotChange>& changes) {
     if (g.json) {
         Json j;
         j.begin_object().field("operation", operation).key("changes").begin_array();
-        for (const auto& c : changes) {
-            char req[16], got[16];
-            std::snprintf(req, sizeof req, "%02X%02X%02X%02X", c.requested.r, c.requested.g, c.requested.b, c.requested.a);
-            std::snprintf(got, sizeof got, "%02X%02X%02X%02X", c.result.r, c.result.g, c.result.b, c.result.a);
+        for (const auto& c : changes)
             j.begin_object().field("slot", c.slot).field("before", unsigned(c.before)).field("after", unsigned(c.after))
-                .field("requested", req).field("result", got).field("rounded", c.rounded())
+                .field("requested", colour_text(c.requested)).field("result", colour_text(c.result)).field("rounded", c.rounded())
                 .field("rounding_delta_e", c.rounding_delta_e).end_object();
-        }
         j.end_array().end_object();
         return;
     }
     for (const auto& c : changes) {
-        std::printf("slot %3u: %04X -> %04X  asked %02X%02X%02X%02X, got %02X%02X%02X%02X", c.slot, c.before, c.after,
-                    c.requested.r, c.requested.g, c.requested.b, c.requested.a, c.result.r, c.result.g, c.result.b,
-                    c.result.a);
+        std::printf("slot %3u: %04X -> %04X  asked %s, got %s", c.slot, c.before, c.after, colour_text(c.requested).c_str(),
+                    colour_text(c.result).c_str());
         if (c.rounded()) std::printf(" (RGBA5551 rounding, dE %.2f)", c.rounding_delta_e);
         std::printf("\n");
     }
@@ -312,16 +299,8 @@ void declare_palette_io(po::options_description& o, po::positional_options_descr
 int palette_set(const po::variables_map& vm, const Global& g) {
     fs::path in = required(vm, "in"), out = required(vm, "out");
     auto palette = read_palette_file(in);
-    std::vector<mod::image::SlotColour> requests;
-    if (!vm.count("set")) usage_error("--set SLOT=RRGGBB[AA] is required");
-    for (const auto& s : vm["set"].as<std::vector<std::string>>()) {
-        auto eq = s.find('=');
-        if (eq == std::string::npos) usage_error("--set expects SLOT=RRGGBB[AA], got '" + s + "'");
-        const auto slot = static_cast<unsigned>(
-            parse_uint(s.substr(0, eq), std::numeric_limits<unsigned>::max(), "--set expects SLOT=RRGGBB[AA]; the slot"));
-        requests.push_back({slot, parse_colour(s.substr(eq + 1))});
-    }
-    auto locked = parse_slot_list(vm, "lock");
+    const auto requests = slot_colour_option(vm, "set");
+    const auto locked = slot_list_option(vm, "lock");
     auto changes = mod::image::set_slots(palette, requests, locked);
     mod::write_file_atomic(out, mod::n64::encode_tlut({TlutFormat::rgba5551, palette}), std::span<const fs::path>(&in, 1));
     report_changes(g, "palette-set", changes);
@@ -336,7 +315,7 @@ int palette_hsv(const po::variables_map& vm, const Global& g) {
     shift.saturation = vm["saturation"].as<double>();
     shift.value = vm["value"].as<double>();
     if (shift.saturation < 0 || shift.value < 0) usage_error("--saturation and --value are non-negative factors");
-    auto changes = mod::image::hsv_shift(palette, shift, parse_slot_list(vm, "slots"), parse_slot_list(vm, "lock"));
+    auto changes = mod::image::hsv_shift(palette, shift, slot_list_option(vm, "slots"), slot_list_option(vm, "lock"));
     mod::write_file_atomic(out, mod::n64::encode_tlut({TlutFormat::rgba5551, palette}), std::span<const fs::path>(&in, 1));
     report_changes(g, "palette-hsv", changes);
     return 0;

@@ -5,6 +5,7 @@
 #include "json.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/image/palette_text.hpp"
 #include "libmod/image/png.hpp"
 #include "libmod/totem/repack.hpp"
 #include "libmod/totem/texture_edit.hpp"
@@ -20,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace mod::totem;
+using mod::image::colour_text;
 
 struct Opened {
     fs::path data_path;
@@ -93,29 +95,6 @@ void declare_data(po::options_description& o, po::positional_options_description
     p.add("data", 1).add("names", 1);
 }
 
-// "0-1,5" or several values.
-std::vector<unsigned> slots_of(const po::variables_map& vm, const char* key) {
-    std::vector<unsigned> out;
-    if (!vm.count(key)) return out;
-    for (const auto& text : vm[key].as<std::vector<std::string>>()) {
-        std::size_t i = 0;
-        while (i < text.size()) {
-            std::size_t j = text.find(',', i);
-            if (j == std::string::npos) j = text.size();
-            const std::string part = text.substr(i, j - i);
-            const auto dash = part.find('-');
-            const unsigned a = static_cast<unsigned>(parse_uint(part.substr(0, dash), 255, std::string("--") + key));
-            const unsigned b = dash == std::string::npos ? a : static_cast<unsigned>(parse_uint(part.substr(dash + 1), 255, std::string("--") + key));
-            if (b < a) usage_error(std::string("--") + key + ": " + part + " is not a range");
-            for (unsigned k = a; k <= b; ++k) out.push_back(k);
-            i = j + 1;
-        }
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
 // ---- textures ------------------------------------------------------------------------------------
 
 int totem_textures(const po::variables_map& vm, const Global& g) {
@@ -156,7 +135,7 @@ int totem_texture(const po::variables_map& vm, const Global& g) {
     const auto img = mod::image::read_png(bytes, png.string());
     BitmapEncodeOptions opt;
     opt.mode = parse_palette_mode(vm["mode"].as<std::string>());
-    opt.locked = slots_of(vm, "lock");
+    opt.locked = slot_list_option(vm, "lock");
     opt.threads = g.threads;
     const auto r = replace_texture(o.payload(), o.need_layout(), img, opt);
     write_with(o, r.payload, out);
@@ -182,7 +161,7 @@ void print_changes(const Global& g, const fs::path& out, const std::vector<Palet
         j.begin_object().field("out", out.string()).key("changes").begin_array();
         for (const auto& c : changes)
             j.begin_object().field("slot", c.slot).field("before", mod::hex(c.before)).field("after", mod::hex(c.after))
-                .field("requested", rgba_text(c.requested)).field("result", rgba_text(c.result))
+                .field("requested", colour_text(c.requested)).field("result", colour_text(c.result))
                 .field("rounding_delta_e", c.rounding_delta_e).end_object();
         j.end_array().end_object();
         return;
@@ -192,7 +171,7 @@ void print_changes(const Global& g, const fs::path& out, const std::vector<Palet
     std::printf("%s: %zu slot(s) changed, %zu rounded to the palette format\n", out.c_str(), changes.size(), rounded);
     for (const auto& c : changes)
         std::printf("  slot %u: %s -> %s (asked %s, got %s)\n", c.slot, mod::hex(c.before).c_str(), mod::hex(c.after).c_str(),
-                    rgba_text(c.requested).c_str(), rgba_text(c.result).c_str());
+                    colour_text(c.requested).c_str(), colour_text(c.result).c_str());
 }
 
 int totem_palette(const po::variables_map& vm, const Global& g) {
@@ -200,24 +179,17 @@ int totem_palette(const po::variables_map& vm, const Global& g) {
     const OpenedRecord o = open_record(vm, "BITMAP");
     const fs::path out = required(vm, "out");
     const auto payload = o.payload();
-    const auto locked = slots_of(vm, "lock");
+    const auto locked = slot_list_option(vm, "lock");
     PaletteEditResult r;
     if (action == "set") {
-        if (!vm.count("set")) usage_error("--set SLOT=RRGGBB[AA] is required");
-        std::vector<mod::image::SlotColour> req;
-        for (const auto& a : vm["set"].as<std::vector<std::string>>()) {
-            const auto eq = a.find('=');
-            if (eq == std::string::npos) usage_error("--set expects SLOT=RRGGBB[AA], got '" + a + "'");
-            req.push_back({static_cast<unsigned>(parse_uint(a.substr(0, eq), 255, "--set slot")), parse_rgba_text(a.substr(eq + 1))});
-        }
-        r = set_palette(payload, o.need_layout(), req, locked);
+        r = set_palette(payload, o.need_layout(), slot_colour_option(vm, "set"), locked);
     } else if (action == "hsv") {
         mod::image::HsvShift s;
         s.hue_degrees = vm["hue"].as<double>();
         s.saturation = vm["saturation"].as<double>();
         s.value = vm["value"].as<double>();
         if (s.saturation < 0 || s.value < 0) usage_error("--saturation and --value are non-negative factors");
-        r = shift_palette(payload, o.need_layout(), s, slots_of(vm, "slots"), locked);
+        r = shift_palette(payload, o.need_layout(), s, slot_list_option(vm, "slots"), locked);
     } else {
         usage_error("palette actions: set, hsv");
     }
@@ -233,8 +205,8 @@ int totem_material(const po::variables_map& vm, const Global& g) {
     const OpenedRecord o = open_record(vm, "MATERIAL");
     const fs::path out = required(vm, "out");
     MaterialColourEdit edit;
-    if (vm.count("colour")) edit.colour = parse_rgba_text(vm["colour"].as<std::string>());
-    if (vm.count("emission")) edit.emission = parse_rgba_text(vm["emission"].as<std::string>());
+    edit.colour = colour_option(vm, "colour");
+    edit.emission = colour_option(vm, "emission");
     if (!edit.colour && !edit.emission) usage_error("give --colour RRGGBB[AA] and/or --emission RRGGBB");
     const auto r = set_material_colour(o.payload(), edit);
     write_with(o, r.payload, out);

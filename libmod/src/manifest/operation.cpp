@@ -1,6 +1,7 @@
 #include "operation.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/image/palette_text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -92,30 +93,57 @@ std::vector<unsigned> EditEnv::slots(const char* field) const {
     std::vector<unsigned> out;
     if (!has(field)) return out;
     const auto& v = params[field];
-    if (v.IsArray()) {
-        for (const auto& e : v.GetArray()) out.push_back(e.GetUint());
-    } else {
+    if (!v.IsArray()) {
+        // The CLI's slot list; the schema also lets spaces stand around numbers, '-' and ','.
+        // They go, except between two digits ("1 2" stays an error).
         const std::string s = v.GetString();
-        std::size_t i = 0;
-        auto number = [&] {
+        std::string text;
+        for (std::size_t i = 0; i < s.size();) {
+            if (!std::isspace(static_cast<unsigned char>(s[i]))) {
+                text += s[i++];
+                continue;
+            }
             while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-            unsigned n = 0;
-            while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) n = n * 10 + unsigned(s[i++] - '0');
-            while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-            return n;
-        };
-        while (i < s.size()) {
-            const unsigned a = number();
-            unsigned b = a;
-            if (i < s.size() && s[i] == '-') ++i, b = number();
-            if (b < a || b > 255) fail(field, "slot range " + std::to_string(a) + "-" + std::to_string(b) + " is not a range of slots 0-255");
-            for (unsigned k = a; k <= b; ++k) out.push_back(k);
-            if (i < s.size() && s[i] == ',') ++i;
+            if (!text.empty() && i < s.size() && std::isdigit(static_cast<unsigned char>(text.back())) &&
+                std::isdigit(static_cast<unsigned char>(s[i])))
+                text += ' ';
         }
+        try {
+            return image::parse_slot_list(text);
+        } catch (const Error& e) {
+            fail(field, e.message());
+        }
+    }
+    for (const auto& e : v.GetArray()) {
+        if (!e.IsUint() || e.GetUint() > 255) fail(field, "slots are numbers 0-255");
+        out.push_back(e.GetUint());
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
+}
+
+std::vector<image::SlotColour> EditEnv::slot_colours(const char* field) const {
+    std::vector<image::SlotColour> out;
+    for (const auto& m : params[field].GetObject()) {
+        const std::string text = std::string(m.name.GetString()) + "=" + m.value.GetString();
+        try {
+            out.push_back(image::parse_slot_colour(text));
+        } catch (const Error& e) {
+            fail(field, e.message());
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.slot < b.slot; });
+    return out;
+}
+
+std::optional<image::Rgba8> EditEnv::colour(const char* field) const {
+    if (!has(field)) return std::nullopt;
+    try {
+        return image::parse_colour_text(params[field].GetString());
+    } catch (const Error& e) {
+        fail(field, e.message());
+    }
 }
 
 std::filesystem::path EditEnv::path(const char* field) const { return path_at(field, SIZE_MAX); }

@@ -67,8 +67,12 @@ struct EditEnv {
     std::uint64_t offset(const char* field) const;
     // Hex byte strings ("0A FF 10").
     Bytes hex_bytes(const char* field) const;
-    // Palette slots: [1,2] or "0-1,5".
+    // Palette slots: [1,2] or "0-1,5" (image::parse_slot_list); sorted, each once; none: empty.
     std::vector<unsigned> slots(const char* field) const;
+    // {"SLOT": "RRGGBB[AA]", …} (image::parse_slot_colour), by slot.
+    std::vector<image::SlotColour> slot_colours(const char* field) const;
+    // A colour "#RRGGBB[AA]" (image::parse_colour_text), when the field is there.
+    std::optional<image::Rgba8> colour(const char* field) const;
     // The palette.hsv shift of every game: "hue" (degrees, 0), "saturation" (x1), "value" (x1).
     image::HsvShift hsv_shift() const;
     // A path field resolved against the manifest's folder (checked when the manifest was loaded).

@@ -4,6 +4,7 @@
 #include "operation.hpp"
 
 #include "libmod/core/hash.hpp"
+#include "libmod/image/palette_text.hpp"
 #include "libmod/image/png.hpp"
 #include "libmod/stadium/fragment.hpp"
 #include "libmod/stadium/fragment_image.hpp"
@@ -80,30 +81,6 @@ const ModelPalette& palette_of(const EditEnv& env, const Model& m, std::uint64_t
     return m.palettes[palette];
 }
 
-image::Rgba8 parse_colour(std::string s) {
-    if (!s.empty() && s[0] == '#') s.erase(0, 1);
-    std::uint32_t v = static_cast<std::uint32_t>(std::stoul(s, nullptr, 16));  // schema: 6 or 8 hex digits
-    if (s.size() == 6) v = (v << 8) | 0xFF;
-    return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
-            static_cast<std::uint8_t>(v)};
-}
-
-std::vector<image::SlotColour> colour_requests(const EditEnv& env) {
-    std::vector<image::SlotColour> out;
-    for (const auto& m : env.params["colours"].GetObject()) {
-        const unsigned slot = static_cast<unsigned>(std::stoul(m.name.GetString()));
-        out.push_back({slot, parse_colour(m.value.GetString())});
-    }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.slot < b.slot; });
-    return out;
-}
-
-std::string rgba_text(image::Rgba8 c) {
-    char b[16];
-    std::snprintf(b, sizeof b, "%02X%02X%02X%02X", c.r, c.g, c.b, c.a);
-    return b;
-}
-
 void report_palette(ReportOut& r, const PaletteEditReport& p, const ModelPalette& before_palette,
                     const std::vector<unsigned>& locked) {
     rapidjson::Value o(rapidjson::kObjectType), changes(rapidjson::kArrayType), before(rapidjson::kArrayType),
@@ -115,8 +92,8 @@ void report_palette(ReportOut& r, const PaletteEditReport& p, const ModelPalette
     for (const auto& c : p.changes) {
         rapidjson::Value ch(rapidjson::kObjectType);
         ch.AddMember("slot", c.slot, r.a).AddMember("before", r.str(hex(c.before, 4)), r.a)
-            .AddMember("after", r.str(hex(c.after, 4)), r.a).AddMember("requested", r.str(rgba_text(c.requested)), r.a)
-            .AddMember("result", r.str(rgba_text(c.result)), r.a).AddMember("rounded", c.rounded(), r.a)
+            .AddMember("after", r.str(hex(c.after, 4)), r.a).AddMember("requested", r.str(image::colour_text(c.requested)), r.a)
+            .AddMember("result", r.str(image::colour_text(c.result)), r.a).AddMember("rounded", c.rounded(), r.a)
             .AddMember("rounding_delta_e", c.rounding_delta_e, r.a);
         changes.PushBack(ch, r.a);
     }
@@ -138,7 +115,7 @@ void plan_palette_set(const EditEnv& env, PlannedEdit& out) {
     const std::uint64_t pal = env.u64("palette");
     const ModelPalette& p = palette_of(env, m, pal, "palette");
     std::vector<unsigned> slots;
-    for (const auto& c : colour_requests(env)) {
+    for (const auto& c : env.slot_colours("colours")) {
         if (c.slot >= p.color_count)
             env.fail("colours", "palette " + std::to_string(pal) + " has " + std::to_string(p.color_count) +
                                     " slots; there is no slot " + std::to_string(c.slot));
@@ -158,7 +135,7 @@ void apply_palette_set(EditEnv& env, ReportOut& r) {
     const ModelPalette before = palette_of(env, m, pal, "palette");
     FragmentImage image(m.fragment);
     const auto locked = env.slots("lock");
-    const auto report = set_palette_slots(m, image, pal, colour_requests(env), locked);
+    const auto report = set_palette_slots(m, image, pal, env.slot_colours("colours"), locked);
     commit(env, o, index, image);
     r.set("model", std::uint64_t(index));
     report_palette(r, report, before, locked);

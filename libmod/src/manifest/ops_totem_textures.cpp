@@ -4,6 +4,7 @@
 // record stays byte for byte.
 #include "operation.hpp"
 
+#include "libmod/image/palette_text.hpp"
 #include "libmod/image/png.hpp"
 #include "libmod/totem/repack.hpp"
 #include "libmod/totem/texture_edit.hpp"
@@ -89,27 +90,14 @@ void commit(EditEnv& env, const Opened& o, Bytes payload, ReportOut& r) {
     for (const auto& note : rep.notes) r.warn(note);
 }
 
-std::vector<image::SlotColour> colour_requests(const EditEnv& env) {
-    std::vector<image::SlotColour> out;
-    for (const auto& m : env.params["colours"].GetObject()) {
-        const unsigned slot = static_cast<unsigned>(std::stoul(m.name.GetString()));  // schema: 1-3 digits
-        try {
-            out.push_back({slot, parse_rgba_text(m.value.GetString())});
-        } catch (const Error& e) {
-            env.fail("colours", e.message());
-        }
-    }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.slot < b.slot; });
-    return out;
-}
-
 void report_changes(ReportOut& r, const Opened& o, const PaletteEditResult& p) {
     rapidjson::Value changes(rapidjson::kArrayType);
     std::size_t rounded = 0;
     for (const auto& c : p.changes) {
         rapidjson::Value ch(rapidjson::kObjectType);
         ch.AddMember("slot", c.slot, r.a).AddMember("before", r.str(hex(c.before)), r.a).AddMember("after", r.str(hex(c.after)), r.a)
-            .AddMember("requested", r.str(rgba_text(c.requested)), r.a).AddMember("result", r.str(rgba_text(c.result)), r.a)
+            .AddMember("requested", r.str(image::colour_text(c.requested)), r.a)
+            .AddMember("result", r.str(image::colour_text(c.result)), r.a)
             .AddMember("rounded", c.rounded(), r.a).AddMember("rounding_delta_e", c.rounding_delta_e, r.a);
         changes.PushBack(ch, r.a);
         rounded += c.rounded();
@@ -140,7 +128,7 @@ void plan_palette_set(const EditEnv& env, PlannedEdit& out) {
     const Opened o = open_bitmap(env);
     const Bitmap b = decode_named(env, o, true);
     std::vector<unsigned> slots;
-    for (const auto& c : colour_requests(env)) {
+    for (const auto& c : env.slot_colours("colours")) {
         if (c.slot >= b.palette_entries())
             env.fail("colours", "the palette has " + std::to_string(b.palette_entries()) + " slots; there is no slot " + std::to_string(c.slot));
         slots.push_back(c.slot);
@@ -154,7 +142,7 @@ void plan_palette_set(const EditEnv& env, PlannedEdit& out) {
 void apply_palette_set(EditEnv& env, ReportOut& r) {
     const Opened o = open_bitmap(env);
     const auto locked = env.slots("lock");
-    const auto p = set_palette(o.payload(env), o.need_layout(env), colour_requests(env), locked);
+    const auto p = set_palette(o.payload(env), o.need_layout(env), env.slot_colours("colours"), locked);
     report_changes(r, o, p);
     commit(env, o, p.payload, r);
 }
@@ -234,12 +222,8 @@ void plan_material_colour(const EditEnv& env, PlannedEdit& out) {
 void apply_material_colour(EditEnv& env, ReportOut& r) {
     const Opened o = open(env, "material", "MATERIAL");
     MaterialColourEdit edit;
-    try {
-        if (env.has("colour")) edit.colour = parse_rgba_text(env.text("colour"));
-        if (env.has("emission")) edit.emission = parse_rgba_text(env.text("emission"));
-    } catch (const Error& e) {
-        env.fail(env.has("colour") ? "colour" : "emission", e.message());
-    }
+    edit.colour = env.colour("colour");
+    edit.emission = env.colour("emission");
     const auto m = set_material_colour(o.payload(env), edit);
     rapidjson::Value before(rapidjson::kArrayType), after(rapidjson::kArrayType);
     for (int c = 0; c < 4; ++c) {

@@ -53,25 +53,4 @@ MaterialColourResult set_material_colour(const ByteReader& payload, const Materi
     return r;
 }
 
-image::Rgba8 parse_rgba_text(std::string_view t) {
-    if (!t.empty() && t[0] == '#') t.remove_prefix(1);
-    auto bad = [&] { return Error(ErrorKind::usage, "colour '" + std::string(t) + "' is not RRGGBB or RRGGBBAA in hex"); };
-    if (t.size() != 6 && t.size() != 8) throw bad();
-    std::uint32_t v = 0;
-    for (char c : t) {
-        const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0) throw bad();
-        v = v << 4 | unsigned(d);
-    }
-    if (t.size() == 6) v = v << 8 | 0xFF;
-    return {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
-            static_cast<std::uint8_t>(v)};
-}
-
-std::string rgba_text(image::Rgba8 c) {
-    char b[16];
-    std::snprintf(b, sizeof b, "%02X%02X%02X%02X", c.r, c.g, c.b, c.a);
-    return b;
-}
-
 }  // namespace mod::totem

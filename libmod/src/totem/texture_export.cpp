@@ -1,6 +1,7 @@
 #include "libmod/totem/texture_export.hpp"
 
 #include "libmod/core/rapidjson.hpp"
+#include "libmod/image/palette_text.hpp"
 #include "libmod/image/png.hpp"
 #include "libmod/totem/extract.hpp"
 #include "libmod/totem/material.hpp"
@@ -190,7 +191,7 @@ TextureExport export_textures(const ByteReader& dgc, const Archive& a, const Nam
             const std::size_t entry = b.palette.size() / b.palette_entries();
             w.Key("palette");
             w.StartArray();
-            for (auto c : pal) j.str(rgba_text(c));
+            for (auto c : pal) j.str(image::colour_text(c));
             w.EndArray();
             w.Key("palette_stored");
             w.StartArray();

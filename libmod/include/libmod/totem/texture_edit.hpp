@@ -49,8 +49,4 @@ struct MaterialColourResult {
 // Colour floats are written as value / 255 (the factor the viewers multiply the texture by).
 MaterialColourResult set_material_colour(const ByteReader& payload, const MaterialColourEdit& edit);
 
-// "RRGGBB" / "RRGGBBAA" (optional '#'); usage error otherwise.
-image::Rgba8 parse_rgba_text(std::string_view text);
-std::string rgba_text(image::Rgba8 c);
-
 }  // namespace mod::totem
