@@ -7,6 +7,7 @@
 #include "libmod/stadium/archive.hpp"
 #include "libmod/stadium/fragment_image.hpp"
 #include "libmod/stadium/model_walk.hpp"
+#include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 
 #include <cstring>
@@ -210,6 +211,32 @@ BOOST_AUTO_TEST_CASE(shrunk_entry_keeps_later_entries_in_place) {
     // The bytes the shrunk blob vacated are cleared, not stale.
     const std::uint32_t end = out.entries[k].offset + out.entries[k].size;
     for (std::uint32_t p = end; p < archive().entries[k + 1].offset; ++p) BOOST_TEST_REQUIRE(out.region[p] == 0);
+}
+
+// The manifest writes a model edit into its workspace ROM in place (repack_model_edit +
+// apply_archive, reading the archive from a view of the bytes): the same image as the copying
+// apply_model_edit, and the palette word a hand computation gives.
+BOOST_AUTO_TEST_CASE(in_place_model_edit_gives_the_copying_edits_bytes) {
+    const Model m = read_archive_model(archive(), 1);
+    FragmentImage image(m.fragment);
+    const mod::image::SlotColour red{2, {255, 0, 0, 255}};
+    set_palette_slots(m, image, 0, std::span(&red, 1));
+    const Fragment edited = image.build();
+    const mod::Bytes copied = apply_model_edit(rom(), archive(), 1, edited);
+    BOOST_TEST_REQUIRE(copied.size() == rom().z64.size());
+    BOOST_TEST(!(copied == rom().z64));
+    StadiumRom in_place = rom();
+    apply_archive(in_place, repack_model_edit(archive(), 1, edited));
+    BOOST_TEST((in_place.z64 == copied));
+    // RGBA5551 of FF0000FF: r 31 << 11 = 0xF800, alpha bit 1.
+    const Archive from_view = read_archive(mod::ByteView(copied), "edited.z64");
+    BOOST_TEST(read_archive_model(from_view, 1).palettes.at(0).entries.at(2) == 0xF801u);
+    BOOST_TEST((from_view.region == read_archive(load_rom_bytes(copied)).region));
+    BOOST_TEST(from_view.base == std::uint64_t(model_archive_rom));
+    const auto e = catch_error([&] { read_archive(mod::ByteView(copied).first(model_archive_rom + 8), "short.z64"); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->file() == "short.z64");
+    BOOST_TEST(std::string(e->what()).find("ends before the archive at 0x920000") != std::string::npos, e->what());
 }
 
 BOOST_AUTO_TEST_CASE(descriptor_words_and_padding_are_preserved) {

@@ -22,16 +22,11 @@ namespace {
 using namespace mod::stadium;
 
 struct Opened {
-    StadiumRom rom;
     Archive archive;
 };
 
-Opened open(const EditEnv& env) {
-    Opened o;
-    o.rom = load_rom_bytes(env.target.current, env.target.display);
-    o.archive = read_archive(o.rom);
-    return o;
-}
+// The archive of the workspace ROM, read from its bytes (z64 order): no copy of the image.
+Opened open(const EditEnv& env) { return {read_archive(env.target.current, env.target.display)}; }
 
 std::string entry_region(std::size_t index) { return "archive[" + std::to_string(index) + "]"; }
 
@@ -41,9 +36,22 @@ RepackOptions repack_options(const EditEnv& env) {
     return opt;
 }
 
+// Writes a repacked archive region into the workspace ROM itself (no copy of the image); the
+// bytes are unchanged when apply_archive refuses.
+void write_region(EditEnv& env, const RepackResult& packed) {
+    StadiumRom rom{n64::ByteOrder::z64, std::move(env.target.current), env.target.display};
+    try {
+        apply_archive(rom, packed);
+    } catch (...) {
+        env.target.current = std::move(rom.z64);
+        throw;
+    }
+    env.target.current = std::move(rom.z64);
+}
+
 // Writes the edited fragment back through the archive repacker (limits checked there).
 void commit(EditEnv& env, const Opened& o, std::size_t index, const FragmentImage& image) {
-    env.target.current = apply_model_edit(o.rom, o.archive, index, image.build(), repack_options(env));
+    write_region(env, repack_model_edit(o.archive, index, image.build(), repack_options(env)));
 }
 
 void add_model_touches(const EditEnv& env, PlannedEdit& out, std::size_t index) {
@@ -284,7 +292,7 @@ void apply_texture_replace(EditEnv& env, ReportOut& r) {
     if (opt.mode == CiMode::shared) reports = replace_textures_shared(m, image, idx, images, opt);
     else reports.push_back(replace_texture(m, image, idx[0], images[0], opt));
     commit(env, o, index, image);
-    const Model after = read_archive_model(read_archive(load_rom_bytes(env.target.current, env.target.display)), index);
+    const Model after = read_archive_model(open(env).archive, index);
     r.set("model", std::uint64_t(index)).set("mode", std::string(to_string(requested)));
     rapidjson::Value list(rapidjson::kArrayType);
     for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -349,9 +357,7 @@ void apply_entry_replace(EditEnv& env, ReportOut& r) {
     }
     std::vector<Replacement> rep{{index, content}};
     const RepackResult packed = repack_archive(o.archive, rep, repack_options(env));
-    StadiumRom rom = o.rom;
-    apply_archive(rom, packed);
-    env.target.current = std::move(rom.z64);
+    write_region(env, packed);
     r.set("entry", std::uint64_t(index)).set("kind", std::string(to_string(before.kind)))
         .set("size_before", std::uint64_t(before.content.size())).set("size_after", std::uint64_t(content.size()))
         .set("stored_before", std::uint64_t(o.archive.entries[index].size))

@@ -23,8 +23,7 @@ AnimationReplaceOptions anim_options(const EditEnv& env) {
 }
 
 void plan_animation_replace(const EditEnv& env, PlannedEdit& out) {
-    const StadiumRom rom = load_rom_bytes(env.target.current, env.target.display);
-    const Archive archive = read_archive(rom);
+    const Archive archive = read_archive(env.target.current, env.target.display);  // no copy of the ROM
     const std::size_t model = env.u64("model"), index = env.u64("index");
     const Model m = read_archive_model(archive, model);
     if (index >= m.map.animations.size())
@@ -43,15 +42,21 @@ void plan_animation_replace(const EditEnv& env, PlannedEdit& out) {
 }
 
 void apply_animation_replace(EditEnv& env, ReportOut& r) {
-    const StadiumRom rom = load_rom_bytes(env.target.current, env.target.display);
-    const Archive archive = read_archive(rom);
+    const Archive archive = read_archive(env.target.current, env.target.display);
     const std::size_t model = env.u64("model"), index = env.u64("index");
     const Bytes glb = env.read("source");
     RepackOptions opt;
     opt.threads = env.threads;
-    const RomAnimationReplace done =
-        replace_animation_in_rom(rom, archive, model, index, glb, env.path("source").string(), anim_options(env), opt);
-    env.target.current = load_rom_bytes(done.rom, env.target.display).z64;
+    // The workspace bytes (z64) move into the StadiumRom and back: no copy of the image.
+    StadiumRom rom{n64::ByteOrder::z64, std::move(env.target.current), env.target.display};
+    RomAnimationReplace done;
+    try {
+        done = replace_animation_in_rom(rom, archive, model, index, glb, env.path("source").string(), anim_options(env), opt);
+    } catch (...) {
+        env.target.current = std::move(rom.z64);
+        throw;
+    }
+    env.target.current = std::move(done.rom);  // z64, as the input
     const AnimationReplaceReport& p = done.report;
     r.set("model", std::uint64_t(model)).set("index", std::uint64_t(index)).set("source_animation", p.source_animation)
         .set("previous_mode", std::string(p.previous_hermite ? "hermite" : "packed"))

@@ -31,8 +31,9 @@ struct Product {
 
 const auto& str = json_str;
 
-Bytes finish(const FileState& f) {
-    Bytes bytes = f.current;
+// The file's final bytes; its workspace copy moves into them (nothing reads it afterwards).
+Bytes finish(FileState& f) {
+    Bytes bytes = std::move(f.current);
     if (f.kind != "rom") return bytes;
     if (f.fix_checksums) n64::fix_checksums(bytes);
     const auto order = n64::parse_byte_order(f.rom_order);
@@ -114,7 +115,7 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             const std::string& key = b.input_keys.at({mi, in.name});
             if (seen.insert(key).second) order.push_back({mi, in.name});
         }
-    std::map<std::string, Bytes> finished;
+    std::map<std::string, std::size_t> finished;  // file key -> its product
     for (const auto& [mi, name] : order) {
         FileState& f = b.files.at(b.input_keys.at({mi, name}));
         if (f.edited && !f.output) {
@@ -123,9 +124,8 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             continue;
         }
         if (!f.output) continue;
-        Bytes bytes = finish(f);
-        products.push_back({*f.output, "output", f.display, "", bytes});
-        finished[f.key] = std::move(bytes);
+        finished[f.key] = products.size();
+        products.push_back({*f.output, "output", f.display, "", finish(f)});
     }
     if (!problems.empty()) throw ManifestError(ErrorKind::usage, std::move(problems));
 
@@ -138,7 +138,8 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
                 if (!f.output || !finished.count(f.key)) continue;
                 const fs::path p = f.output->string() + "." + fmt;
                 if (!patch_paths.insert(p.lexically_normal().string()).second) continue;
-                products.push_back({p, "patch", f.display, fmt, make_patch(fmt, f, finished[f.key], json_escape_name(manifests[mi].name))});
+                products.push_back({p, "patch", f.display, fmt, make_patch(fmt, f, products[finished[f.key]].bytes,
+                                                                        json_escape_name(manifests[mi].name))});
             }
 
     // The report.

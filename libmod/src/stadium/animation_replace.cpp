@@ -369,8 +369,10 @@ RomAnimationReplace replace_animation_in_rom(const StadiumRom& rom, const Archiv
     out.rom = apply_model_edit(rom, archive, model, image.build(), repack);
 
     // Read the result back: the new animation as encoded, the others as they were.
-    const StadiumRom written = load_rom_bytes(out.rom, rom.file);
-    const Model after = read_archive_model(read_archive(written), model);
+    // A z64 result is read where it lies; another byte order through a z64 copy.
+    const Model after = read_archive_model(rom.order == n64::ByteOrder::z64 ? read_archive(out.rom, rom.file)
+                                                                            : read_archive(load_rom_bytes(out.rom, rom.file)),
+                                           model);
     const ModelAnimations was = read_animations(m, path), now = read_animations(after, path);
     auto refuse = [&](const std::string& what) {
         throw Error(ErrorKind::conflict, "internal check failed, nothing written: " + what, rom.file, no_offset, path);

@@ -116,12 +116,16 @@ void check_model_limits(const Fragment& fragment, std::size_t index, const Runti
                                              std::to_string(c.unexplained.size()) + " unexplained)", {}, no_offset, path);
 }
 
-Bytes apply_model_edit(const StadiumRom& rom, const Archive& archive, std::size_t index, const Fragment& fragment,
-                       const RepackOptions& options) {
+RepackResult repack_model_edit(const Archive& archive, std::size_t index, const Fragment& fragment,
+                               const RepackOptions& options) {
     check_model_limits(fragment, index, options.limits);
     std::vector<Replacement> rep{{index, encode_fragment(fragment)}};
-    RepackResult r = repack_archive(archive, rep, options);
-    return write_archive(rom, r, options.rom_start);
+    return repack_archive(archive, rep, options);
+}
+
+Bytes apply_model_edit(const StadiumRom& rom, const Archive& archive, std::size_t index, const Fragment& fragment,
+                       const RepackOptions& options) {
+    return write_archive(rom, repack_model_edit(archive, index, fragment, options), options.rom_start);
 }
 
 }  // namespace mod::stadium

@@ -39,14 +39,18 @@ Bytes take_image(StadiumRom&& rom) {
     return n64::from_z64(rom.z64, rom.order);
 }
 
-Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start, std::uint32_t region_end) {
-    if (rom.z64.size() < std::uint64_t(rom_start) + archive_header_size)
-        throw Error(ErrorKind::format, "the image (" + hex(rom.z64.size()) + " bytes) ends before the archive at " +
-                                           hex(rom_start), rom.file, rom_start, "archive");
-    const std::size_t end = std::min<std::size_t>(rom.z64.size(), region_end);
+Archive read_archive(ByteView z64, const std::string& file, std::uint32_t rom_start, std::uint32_t region_end) {
+    if (z64.size() < std::uint64_t(rom_start) + archive_header_size)
+        throw Error(ErrorKind::format, "the image (" + hex(z64.size()) + " bytes) ends before the archive at " +
+                                           hex(rom_start), file, rom_start, "archive");
+    const std::size_t end = std::min<std::size_t>(z64.size(), region_end);
     // A sub-reader of the whole image, so errors give file offsets (z64 order).
-    const ByteReader image(rom.z64, Endian::big, rom.file);
+    const ByteReader image(z64, Endian::big, file);
     return parse_archive(image.sub(rom_start, end - rom_start, "archive"));
+}
+
+Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start, std::uint32_t region_end) {
+    return read_archive(rom.z64, rom.file, rom_start, region_end);
 }
 
 Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked, std::uint32_t rom_start) {

@@ -57,5 +57,10 @@ void check_model_limits(const Fragment& fragment, std::size_t index, const Runti
 // the input's byte order.
 Bytes apply_model_edit(const StadiumRom& rom, const Archive& archive, std::size_t index, const Fragment& fragment,
                        const RepackOptions& options = {});
+// The same checks and repack without the image: the archive region with entry `index`
+// replaced, for apply_archive (written into the ROM in place, no copy of the image) or
+// write_archive (a new image, which apply_model_edit returns).
+RepackResult repack_model_edit(const Archive& archive, std::size_t index, const Fragment& fragment,
+                               const RepackOptions& options = {});
 
 }  // namespace mod::stadium

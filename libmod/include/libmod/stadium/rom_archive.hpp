@@ -28,6 +28,9 @@ StadiumRom load_rom_bytes(Bytes image, std::string file = {});
 // `archive…` with offsets relative to the archive start.
 Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start = model_archive_rom,
                      std::uint32_t region_end = model_archive_rom_end);
+// The same from a z64 image held elsewhere (no StadiumRom, so no copy of it); `file` names it.
+Archive read_archive(ByteView z64, const std::string& file, std::uint32_t rom_start = model_archive_rom,
+                     std::uint32_t region_end = model_archive_rom_end);
 
 // The ROM with the archive region replaced (same size), converted back to `rom.order`.
 Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked,
