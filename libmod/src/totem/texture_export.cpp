@@ -215,89 +215,71 @@ TextureExport export_textures(const ByteReader& dgc, const Archive& a, const Nam
         if (id == 0) w.Null();
         else j.str(names.display(id));
     };
-    w.Key("materials");
-    w.StartArray();
-    for (std::size_t i = 0; i < a.records.size(); ++i) {
-        if (!is(a.records[i], "MATERIAL") || !chosen(materials, i)) continue;
-        w.StartObject();
-        w.Key("index"), w.Uint64(i);
-        w.Key("name"), j.str(names.display(a.records[i].name_id));
-        try {
-            const Material m = decode_material(payload_reader(dgc, a, i));
-            w.Key("colour"), j.floats(m.colour);
-            w.Key("emission"), j.floats(m.emission);
-            ref("texture", m.texture);
-            ref("reflection", m.reflection);
-            w.Key("uv_transform"), j.floats(m.uv_transform);
-            w.Key("flags_a"), w.Uint(m.flags_a);
-            w.Key("flags_b"), w.Uint(m.flags_b);
-            j.findings(check_material(m));
-        } catch (const Error& e) {
-            w.Key("error"), j.str(e.what());
-            out.warnings.push_back(names.display(a.records[i].name_id) + ": " + e.what());
-        }
-        w.EndObject();
-    }
-    w.EndArray();
-    w.Key("material_anims");
-    w.StartArray();
-    for (std::size_t i = 0; i < a.records.size(); ++i) {
-        if (!is(a.records[i], "MATERIALANIM") || !chosen(materials, i)) continue;
-        w.StartObject();
-        w.Key("index"), w.Uint64(i);
-        w.Key("name"), j.str(names.display(a.records[i].name_id));
-        try {
-            const MaterialAnim m = decode_material_anim(payload_reader(dgc, a, i));
-            ref("material", m.material);
-            w.Key("length_seconds"), j.num(m.length.value());
-            w.Key("tracks");
+    // Each chosen `type` record as {index, name, what `write` writes}; one that does not decode
+    // gets "error" (and, with `warn`, a warning).
+    auto records = [&](const char* key, const char* type, bool warn, const auto& write) {
+        w.Key(key);
+        w.StartArray();
+        for (std::size_t i = 0; i < a.records.size(); ++i) {
+            if (!is(a.records[i], type) || !chosen(materials, i)) continue;
             w.StartObject();
-            for (std::size_t t = 0; t < track_count; ++t) {
-                w.Key(track_name(t));
-                w.StartObject();
-                w.Key("interpolation"), w.Uint(m.tracks[t].interpolation);
-                w.Key("keys");
-                w.StartArray();
-                for (const auto& k : m.tracks[t].keys) {
-                    w.StartObject();
-                    w.Key("frame"), w.Uint(k.frame);
-                    if (t == track_texture) ref("bitmap", static_cast<std::int32_t>(k.value[0].bits));
-                    else if (t >= track_unknown1) w.Key("bits"), j.str(hex_word(k.value[0].bits, 8));
-                    else w.Key("value"), j.floats(k.value, track_width(t));
-                    w.EndObject();
-                }
-                w.EndArray();
-                w.EndObject();
+            w.Key("index"), w.Uint64(i);
+            w.Key("name"), j.str(names.display(a.records[i].name_id));
+            try {
+                write(payload_reader(dgc, a, i));
+            } catch (const Error& e) {
+                w.Key("error"), j.str(e.what());
+                if (warn) out.warnings.push_back(names.display(a.records[i].name_id) + ": " + e.what());
             }
             w.EndObject();
-            j.findings(check_material_anim(m));
-        } catch (const Error& e) {
-            w.Key("error"), j.str(e.what());
-            out.warnings.push_back(names.display(a.records[i].name_id) + ": " + e.what());
         }
-        w.EndObject();
-    }
-    w.EndArray();
-    w.Key("material_objs");
-    w.StartArray();
-    for (std::size_t i = 0; i < a.records.size(); ++i) {
-        if (!is(a.records[i], "MATERIALOBJ") || !chosen(materials, i)) continue;
+        w.EndArray();
+    };
+    records("materials", "MATERIAL", true, [&](const ByteReader& payload) {
+        const Material m = decode_material(payload);
+        w.Key("colour"), j.floats(m.colour);
+        w.Key("emission"), j.floats(m.emission);
+        ref("texture", m.texture);
+        ref("reflection", m.reflection);
+        w.Key("uv_transform"), j.floats(m.uv_transform);
+        w.Key("flags_a"), w.Uint(m.flags_a);
+        w.Key("flags_b"), w.Uint(m.flags_b);
+        j.findings(check_material(m));
+    });
+    records("material_anims", "MATERIALANIM", true, [&](const ByteReader& payload) {
+        const MaterialAnim m = decode_material_anim(payload);
+        ref("material", m.material);
+        w.Key("length_seconds"), j.num(m.length.value());
+        w.Key("tracks");
         w.StartObject();
-        w.Key("index"), w.Uint64(i);
-        w.Key("name"), j.str(names.display(a.records[i].name_id));
-        try {
-            const MaterialObj m = decode_material_obj(payload_reader(dgc, a, i));
-            w.Key("anims");
+        for (std::size_t t = 0; t < track_count; ++t) {
+            w.Key(track_name(t));
+            w.StartObject();
+            w.Key("interpolation"), w.Uint(m.tracks[t].interpolation);
+            w.Key("keys");
             w.StartArray();
-            for (auto id : m.anims) j.str(names.display(id));
+            for (const auto& k : m.tracks[t].keys) {
+                w.StartObject();
+                w.Key("frame"), w.Uint(k.frame);
+                if (t == track_texture) ref("bitmap", static_cast<std::int32_t>(k.value[0].bits));
+                else if (t >= track_unknown1) w.Key("bits"), j.str(hex_word(k.value[0].bits, 8));
+                else w.Key("value"), j.floats(k.value, track_width(t));
+                w.EndObject();
+            }
             w.EndArray();
-            w.Key("tail_bytes"), w.Uint64(m.tail.size());
-        } catch (const Error& e) {
-            w.Key("error"), j.str(e.what());
+            w.EndObject();
         }
         w.EndObject();
-    }
-    w.EndArray();
+        j.findings(check_material_anim(m));
+    });
+    records("material_objs", "MATERIALOBJ", false, [&](const ByteReader& payload) {
+        const MaterialObj m = decode_material_obj(payload);
+        w.Key("anims");
+        w.StartArray();
+        for (auto id : m.anims) j.str(names.display(id));
+        w.EndArray();
+        w.Key("tail_bytes"), w.Uint64(m.tail.size());
+    });
     w.EndObject();
     out.index_json = std::string(buf.GetString(), buf.GetSize()) + "\n";
     return out;
