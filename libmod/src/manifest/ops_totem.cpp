@@ -2,7 +2,7 @@
 // thin call into libmod/totem (reweight_skin_record, the repacker, the name table); the archive
 // in the workspace is the file's own bytes, and every apply re-encodes it (records may move
 // between chunks, so every edit shares the whole file).
-#include "operation.hpp"
+#include "ops_totem_common.hpp"
 
 #include "libmod/scene/bone_map.hpp"
 #include "libmod/scene/import.hpp"
@@ -21,11 +21,9 @@
 
 namespace mod::manifest::detail {
 
-namespace {
-
 using namespace mod::totem;
 
-std::optional<Platform> platform_of(const EditEnv& env) {
+std::optional<Platform> totem_platform(const EditEnv& env) {
     if (env.target.platform) {  // schema: gamecube, ps2 or pc
         const std::string& p = *env.target.platform;
         return p == "gamecube" ? Platform::gamecube : p == "ps2" ? Platform::ps2 : Platform::pc;
@@ -33,10 +31,9 @@ std::optional<Platform> platform_of(const EditEnv& env) {
     return platform_from_path(env.target.path);
 }
 
-// The archive in `bytes` (the target's current or original bytes).
-Archive decode(const EditEnv& env, const Bytes& bytes) {
+Archive decode_totem_archive(const EditEnv& env, const Bytes& bytes) {
     try {
-        const ByteOrderDetection order = detect_byte_order(bytes, platform_of(env));
+        const ByteOrderDetection order = detect_byte_order(bytes, totem_platform(env));
         return decode_archive(ByteReader(bytes, order.endian, env.target.display, "dgc"));
     } catch (Error& e) {
         e.set_file_if_empty(env.target.display);
@@ -44,15 +41,16 @@ Archive decode(const EditEnv& env, const Bytes& bytes) {
     }
 }
 
+NameTable totem_names(const EditEnv& env) {
+    if (!env.names) return {};
+    return NameTable::parse(ByteReader(env.names->current, Endian::big, env.names->display, "names"));
+}
+
+namespace {
+
 // A reader over the target's current bytes (payload_reader needs the whole file).
 ByteReader dgc_reader(const EditEnv& env, const Archive& a) {
     return ByteReader(env.target.current, a.endian, env.target.display, "dgc");
-}
-
-// The target's name table as the edits so far left it (empty when the manifest gives none).
-NameTable names_of(const EditEnv& env) {
-    if (!env.names) return {};
-    return NameTable::parse(ByteReader(env.names->current, Endian::big, env.names->display, "names"));
 }
 
 std::string label_of(const NameTable& names, std::int32_t id) { return names.display(id); }
@@ -85,7 +83,7 @@ std::string describe(const NameTable& names, const Archive& a, std::size_t i) {
 std::size_t locate(const EditEnv& env, const char* field, const Archive& a, const NameTable& names) {
     const std::string text = env.text(field);
     if (text.size() > 1 && text[0] == '#' && env.target.current != env.target.original) {
-        const Archive base = decode(env, env.target.original);
+        const Archive base = decode_totem_archive(env, env.target.original);
         const auto first = find_record_by_text(base, names, text);
         if (!first) fail_missing(env, field, text, base, names);
         const std::int32_t id = base.records[*first].name_id;
@@ -203,8 +201,8 @@ scene::ImportOptions model_import_options(const EditEnv& env) {
 }
 
 void plan_skin_reweight(const EditEnv& env, PlannedEdit& out) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const std::size_t index = skin_of(env, a, names);
     const Skin skin = decode_skin(payload_reader(dgc_reader(env, a), a, index));
     const auto only = only_mesh(env, names, skin);
@@ -228,8 +226,8 @@ void plan_skin_reweight(const EditEnv& env, PlannedEdit& out) {
 }
 
 void apply_skin_reweight(EditEnv& env, ReportOut& r) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const std::size_t index = skin_of(env, a, names);
     const ByteReader dgc = dgc_reader(env, a);
     const auto only = only_mesh(env, names, decode_skin(payload_reader(dgc, a, index)));
@@ -298,8 +296,8 @@ void apply_skin_reweight(EditEnv& env, ReportOut& r) {
 // ---- mesh.replace (totemtech: "character") ----------------------------------------------------
 
 void plan_mesh_replace(const EditEnv& env, PlannedEdit& out) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const std::size_t index = locate(env, "character", a, names);
     model_import_options(env);  // a bad "axis" is found when planning
     std::vector<std::size_t> meshes;
@@ -338,8 +336,8 @@ void plan_mesh_replace(const EditEnv& env, PlannedEdit& out) {
 }
 
 void apply_mesh_replace(EditEnv& env, ReportOut& r) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const std::size_t index = locate(env, "character", a, names);
     ReplaceOptions options;
     if (env.has("bone_map")) {
@@ -400,8 +398,8 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
 // ---- record.replace ----------------------------------------------------------------------------
 
 void plan_record_replace(const EditEnv& env, PlannedEdit& out) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const std::size_t index = locate(env, "record", a, names);
     const std::string label = label_of(names, a.records[index].name_id);
     out.touches.push_back(touch(env.target, record_region(label), 0, to_end, true, "the payload of " + describe(names, a, index)));
@@ -410,8 +408,8 @@ void plan_record_replace(const EditEnv& env, PlannedEdit& out) {
 }
 
 void apply_record_replace(EditEnv& env, ReportOut& r) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const std::size_t index = locate(env, "record", a, names);
     const std::string label = label_of(names, a.records[index].name_id);
     Bytes payload = env.read("file");
@@ -480,8 +478,8 @@ NewRecord new_record(const EditEnv& env, const Archive& a, const NameTable& name
 std::string new_label(const NameTable& names, const NewId& id) { return id.add ? *id.add : names.display(id.id); }
 
 void plan_record_add(const EditEnv& env, PlannedEdit& out) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const NewRecord n = new_record(env, a, names);
     const std::string label = new_label(names, n.name);
     out.touches.push_back(touch(env.target, record_region(label), 0, to_end, true, "the new record " + label));
@@ -497,8 +495,8 @@ void plan_record_add(const EditEnv& env, PlannedEdit& out) {
 }
 
 void apply_record_add(EditEnv& env, ReportOut& r) {
-    const Archive a = decode(env, env.target.current);
-    NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    NameTable names = totem_names(env);
     const NewRecord n = new_record(env, a, names);
     for (const auto& s : n.added) names.add(s);
     Record rec;
@@ -522,8 +520,8 @@ void apply_record_add(EditEnv& env, ReportOut& r) {
 // ---- record.remove -------------------------------------------------------------------------------
 
 void plan_record_remove(const EditEnv& env, PlannedEdit& out) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const std::size_t index = locate(env, "record", a, names);
     const std::string label = label_of(names, a.records[index].name_id);
     out.touches.push_back(touch(env.target, record_region(label), 0, to_end, true, "removes " + describe(names, a, index)));
@@ -533,8 +531,8 @@ void plan_record_remove(const EditEnv& env, PlannedEdit& out) {
 }
 
 void apply_record_remove(EditEnv& env, ReportOut& r) {
-    const Archive a = decode(env, env.target.current);
-    const NameTable names = names_of(env);
+    const Archive a = decode_totem_archive(env, env.target.current);
+    const NameTable names = totem_names(env);
     const std::size_t index = locate(env, "record", a, names);
     const std::int32_t id = a.records[index].name_id;
     for (std::size_t i = 0; i < a.records.size(); ++i)

@@ -2,7 +2,7 @@
 // texture.replace and material.colour. Each is a thin call into libmod/totem/texture_edit.hpp
 // (the functions `modkit totem palette|texture|material` call), then the repacker; every other
 // record stays byte for byte.
-#include "operation.hpp"
+#include "ops_totem_common.hpp"
 
 #include "libmod/image/palette_text.hpp"
 #include "libmod/image/png.hpp"
@@ -40,22 +40,9 @@ struct Opened {
 
 Opened open(const EditEnv& env, const char* field, const char* type) {
     Opened o;
-    std::optional<Platform> platform;
-    if (env.target.platform) {
-        const std::string& p = *env.target.platform;
-        platform = p == "gamecube" ? Platform::gamecube : p == "ps2" ? Platform::ps2 : Platform::pc;
-    } else {
-        platform = platform_from_path(env.target.path);
-    }
-    try {
-        const auto order = detect_byte_order(env.target.current, platform);
-        o.archive = decode_archive(ByteReader(env.target.current, order.endian, env.target.display, "dgc"));
-    } catch (Error& e) {
-        e.set_file_if_empty(env.target.display);
-        throw;
-    }
-    if (env.names) o.names = NameTable::parse(ByteReader(env.names->current, Endian::big, env.names->display, "names"));
-    o.layout = totem::bitmap_layout(platform, o.archive.endian);
+    o.archive = decode_totem_archive(env, env.target.current);
+    o.names = totem_names(env);
+    o.layout = totem::bitmap_layout(totem_platform(env), o.archive.endian);
     try {
         o.index = find_typed_record(o.archive, o.names, env.text(field), type);
     } catch (const Error& e) {
