@@ -147,9 +147,32 @@ BOOST_AUTO_TEST_CASE(nintendo_mode_follows_the_rule_on_other_inputs) {
     }
 }
 
-// The match finder keeps its working arrays per thread between encodes (grown, never cleared,
-// dropped after inputs above 16 MiB): what an earlier, larger input left in them must not
-// change a later result.
+// The match finder's per-position arrays are rings of 0x2000 positions (the window and the
+// look-ahead), reused as the parse advances: inputs several rings long, with runs of one byte
+// longer than the window and the ring (their start falls out of the window while their
+// positions are still candidates) and runs ending exactly at ring boundaries, must parse as
+// the reference encoder does.
+BOOST_AUTO_TEST_CASE(nintendo_mode_follows_the_rule_on_inputs_many_rings_long) {
+    modtest::Rng rng(4096);
+    for (int round = 0; round < 4; ++round) {
+        Bytes input = random_structured(rng, 20000 + rng.below(20000));
+        // A long run (up to 3x the ring), then structure again, then a run ending on a ring boundary.
+        input.insert(input.end(), 3000 + rng.below(21000), static_cast<std::uint8_t>(round));
+        const Bytes more = random_structured(rng, 9000);
+        input.insert(input.end(), more.begin(), more.end());
+        const std::size_t boundary = (input.size() / 0x2000 + 2) * 0x2000;
+        input.resize(boundary, 0xAA);
+        input.push_back(0x01);
+        const Bytes tail = random_structured(rng, 5000);
+        input.insert(input.end(), tail.begin(), tail.end());
+        BOOST_TEST_CONTEXT("round " << round << ", " << input.size() << " bytes") {
+            BOOST_TEST(yay0::encode(input, yay0::Mode::nintendo) == reference_nintendo_encode(input));
+        }
+    }
+}
+
+// The match finder keeps its working arrays per thread between encodes (grown, never cleared):
+// what an earlier, larger input left in them must not change a later result.
 BOOST_AUTO_TEST_CASE(nintendo_mode_does_not_depend_on_earlier_encodes_in_the_thread) {
     modtest::Rng rng(77);
     const Bytes small = random_structured(rng, 3000);
@@ -159,7 +182,7 @@ BOOST_AUTO_TEST_CASE(nintendo_mode_does_not_depend_on_earlier_encodes_in_the_thr
 
     (void)yay0::encode(random_structured(rng, 50000), yay0::Mode::nintendo);
     BOOST_TEST(yay0::encode(small, yay0::Mode::nintendo) == fresh);
-    Bytes large(std::size_t(17) << 20);  // above the keep limit: the arrays are released
+    Bytes large(std::size_t(17) << 20);  // far larger than the rings
     for (std::size_t i = 0; i < large.size(); i += 4096) large[i] = static_cast<std::uint8_t>(i >> 12);
     BOOST_TEST(yay0::decode(yay0::encode(large, yay0::Mode::nintendo)) == large);
     BOOST_TEST(yay0::encode(small, yay0::Mode::nintendo) == fresh);

@@ -20,8 +20,6 @@ int hash_bits_for(std::size_t size) {
     return bits;
 }
 
-constexpr std::size_t scratch_keep_limit = std::size_t(16) << 20;  // inputs up to 16 MiB
-
 MatchScratch& thread_scratch() {
     thread_local MatchScratch scratch;
     return scratch;
@@ -38,23 +36,35 @@ T* at_least(std::vector<T>& v, std::size_t n) {
 
 MatchFinder::MatchFinder(const std::uint8_t* data, std::size_t size)
     : data_(data), size_(size), scratch_(thread_scratch()), hash_bits_(hash_bits_for(size)),
-      head_(at_least(scratch_.head, std::size_t(1) << hash_bits_)), prev_(at_least(scratch_.prev, size + 1)),
-      run_start_(at_least(scratch_.run_start, size + 1)), run_end_(at_least(scratch_.run_end, size + 1)),
+      head_(at_least(scratch_.head, std::size_t(1) << hash_bits_)),
+      prev_(at_least(scratch_.prev, std::min(ring_size, size + 1))),
+      runs_(at_least(scratch_.runs, std::min(ring_size, size + 1))),
       candidates_(at_least(scratch_.candidates, max_distance + 1)) {
     std::fill(head_, head_ + (std::size_t(1) << hash_bits_), -1);
-    std::uint32_t start = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-        if (i > 0 && data[i] != data[i - 1]) {
-            run_end_[start] = static_cast<std::uint32_t>(i);
-            start = static_cast<std::uint32_t>(i);
-        }
-        run_start_[i] = start;
-    }
-    run_end_[start] = static_cast<std::uint32_t>(size);
 }
 
-MatchFinder::~MatchFinder() {
-    if (size_ > scratch_keep_limit) scratch_ = MatchScratch{};
+// Positions enter the ring in order, a run at a time: a new run's end is found by one scan
+// (each byte is scanned once in all), then its positions are stored in one tight loop.
+[[gnu::always_inline]] inline void MatchFinder::fill_runs(std::size_t pos) {
+    // Locals: stores through runs_ could otherwise alias the members, reloaded every byte.
+    const std::uint8_t* const data = data_;
+    const std::size_t size = size_;
+    RunSpan* const runs = runs_;
+    RunSpan run = current_run_;
+    const std::size_t end = std::min(pos, size);
+    for (std::size_t i = runs_filled_; i < end; ++i) {
+        if (i >= run.end) {
+            // Most runs in real data are one byte long: no scan for those.
+            std::size_t e = i + 1;
+            if (e < size && data[e] == data[i])
+                while (++e < size && data[e] == data[i]) {
+                }
+            run = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(e)};
+        }
+        runs[i & ring_mask] = run;
+    }
+    current_run_ = run;
+    runs_filled_ = std::max(runs_filled_, end);
 }
 
 // Candidates share the 3-byte hash of `pos`. Inside a run of byte b (run [s, e)) every
@@ -68,19 +78,21 @@ void MatchFinder::walk_candidates(std::size_t pos, Visit&& visit) {
     // Signed, so that the chain's end marker (-1) also fails the window test.
     const auto window_start = static_cast<std::int32_t>(pos > max_distance ? pos - max_distance : 0);
     std::int32_t qi = head_[hash_at(pos)];
-    while (qi >= 0 && static_cast<std::size_t>(qi) >= pos) qi = prev_[qi];  // indexed ahead by tail_occurs
+    while (qi >= 0 && static_cast<std::size_t>(qi) >= pos) qi = prev(static_cast<std::size_t>(qi));  // indexed ahead by tail_occurs
     if (qi < window_start) return;  // no candidate: most literals end here
+    // Candidates lie before pos: recording the runs up to pos covers them all.
+    runs_until(pos + 1);
     const std::uint32_t r = run_length(pos);
     if (r < 3) {  // pos starts no run, so no candidate needs the run logic below
-        for (; qi >= window_start; qi = prev_[qi]) visit(static_cast<std::size_t>(qi));
+        for (; qi >= window_start; qi = prev(static_cast<std::size_t>(qi))) visit(static_cast<std::size_t>(qi));
         return;
     }
     const std::uint8_t b = data_[pos];
     while (qi >= window_start) {
         const auto q = static_cast<std::size_t>(qi);
         if (data_[q] == b && run_length(q) >= 3) {
-            const std::size_t s = run_start_[q];
-            const std::size_t e = run_end_[s];
+            const std::size_t s = run_of(q).start;
+            const std::size_t e = run_of(q).end;
             const std::size_t lo = std::max<std::size_t>(s, static_cast<std::size_t>(window_start));
             if (e >= r) {
                 const std::size_t x = e - r;
@@ -88,10 +100,10 @@ void MatchFinder::walk_candidates(std::size_t pos, Visit&& visit) {
             }
             visit(lo);
             if (s < static_cast<std::size_t>(window_start)) return;
-            qi = prev_[s];
+            qi = prev(s);
         } else {
             visit(q);
-            qi = prev_[q];
+            qi = prev(q);
         }
     }
 }
@@ -105,10 +117,13 @@ std::uint32_t MatchFinder::hash_at(std::size_t pos) const {
 }
 
 void MatchFinder::insert_range(std::size_t pos) {
+    // The runs of every position indexed and of pos itself (walk_candidates' run_length(pos)),
+    // recorded in the same call so that a search rarely needs a second one.
+    runs_until(pos + 1);
     const std::size_t end = std::min(pos, size_ >= 3 ? size_ - 2 : 0);
     const std::size_t loads_end = std::min(end, size_ >= 4 ? size_ - 3 : 0);
     auto link = [&](std::uint32_t h) {
-        prev_[inserted_] = head_[h];
+        prev(inserted_) = head_[h];
         head_[h] = static_cast<std::int32_t>(inserted_);
     };
     // Two loops so that the common one has no per-byte test for the input's last bytes.
@@ -140,7 +155,7 @@ bool MatchFinder::tail_occurs(std::size_t pos, std::uint32_t need) {
     insert_until(tail);
     const std::size_t window_start = pos > max_distance ? pos - max_distance : 0;
     for (std::int32_t qi = head_[hash_at(tail)]; qi >= 0 && static_cast<std::size_t>(qi) >= window_start + shift;
-         qi = prev_[qi]) {
+         qi = prev(static_cast<std::size_t>(qi))) {
         const auto q = static_cast<std::size_t>(qi);
         if (data_[q] == data_[tail] && data_[q + 1] == data_[tail + 1] && data_[q + 2] == data_[tail + 2])
             return true;

@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdint>
 #include <vector>
 
 namespace mod::yay0::detail {
@@ -19,21 +18,26 @@ struct Match {
 // Length of the common prefix of a and b, at most `limit` bytes (8 bytes at a time).
 std::uint32_t common_prefix_length(const std::uint8_t* a, const std::uint8_t* b, std::uint32_t limit);
 
-// Working arrays of a MatchFinder, kept per thread between encodes: fresh pages cost a page
-// fault each, about a tenth of an encode's time on the corpus when every call allocated them.
+// Working arrays of a MatchFinder, kept per thread between encodes. The per-position ones are
+// rings over the positions a search can reach (the window behind and the look-ahead in
+// front: under 0x1200 positions), not arrays over the whole input: 12 bytes per input byte
+// made a 300 KB image's arrays 3.6 MB, far outside the caches.
+inline constexpr std::size_t ring_size = 0x2000;  // > max_distance + max_match + 2, a power of two
+inline constexpr std::size_t ring_mask = ring_size - 1;
+struct RunSpan {
+    std::uint32_t start;  // first position of the run of equal bytes holding the position
+    std::uint32_t end;    // one past the run's last position
+};
 struct MatchScratch {
     std::vector<std::int32_t> head;
-    std::vector<std::int32_t> prev;        // slots are written before they are read
-    std::vector<std::uint32_t> run_start;  // first position of the run of equal bytes holding i
-    std::vector<std::uint32_t> run_end;    // at a run's first position: one past its end
+    std::vector<std::int32_t> prev;        // chain links, by position & ring_mask
+    std::vector<RunSpan> runs;             // by position & ring_mask
     std::vector<std::int32_t> candidates;  // of one search; a run contributes at most two
 };
 
 class MatchFinder {
 public:
     MatchFinder(const std::uint8_t* data, std::size_t size);
-    // Releases the thread's scratch arrays after an input too large to keep them for.
-    ~MatchFinder();
     MatchFinder(const MatchFinder&) = delete;
     MatchFinder& operator=(const MatchFinder&) = delete;
 
@@ -55,6 +59,11 @@ private:
         if (inserted_ < pos) insert_range(pos);
     }
     void insert_range(std::size_t pos);
+    // Records the runs of positions before `pos` (in order, each once).
+    void runs_until(std::size_t pos) {
+        if (runs_filled_ < pos) fill_runs(pos);
+    }
+    void fill_runs(std::size_t pos);
     // False when no match of `need` (> 3, <= limit) bytes can exist at `pos`: the last three
     // bytes of such a match must also occur `need - 3` bytes after some candidate. A search
     // for a long match (the look-ahead) usually fails, and this check is one short chain
@@ -66,9 +75,9 @@ private:
         return common_prefix_length(data_ + candidate, data_ + pos, limit);
     }
 
-    std::uint32_t run_length(std::size_t i) const {
-        return run_end_[run_start_[i]] - static_cast<std::uint32_t>(i);
-    }
+    const RunSpan& run_of(std::size_t i) const { return runs_[i & ring_mask]; }
+    std::uint32_t run_length(std::size_t i) const { return run_of(i).end - static_cast<std::uint32_t>(i); }
+    std::int32_t& prev(std::size_t i) { return prev_[i & ring_mask]; }
 
     const std::uint8_t* data_;
     std::size_t size_;
@@ -80,10 +89,11 @@ private:
     // Views of scratch_'s arrays (see MatchScratch).
     std::int32_t* head_;
     std::int32_t* prev_;
-    std::uint32_t* run_start_;
-    std::uint32_t* run_end_;
+    RunSpan* runs_;
     std::int32_t* candidates_;
     std::size_t inserted_ = 0;
+    std::size_t runs_filled_ = 0;
+    RunSpan current_run_{0, 0};  // the run of position runs_filled_ - 1
 };
 
 }  // namespace mod::yay0::detail
