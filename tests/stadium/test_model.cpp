@@ -96,18 +96,22 @@ BOOST_AUTO_TEST_CASE(every_sample_model_walks_like_the_forge_built_it) {
             const std::size_t bones = 2 + i % 4;
             BOOST_TEST(m.root.model_id == i + 1);
             BOOST_TEST(m.bones.size() == bones);
-            for (std::size_t b = 1; b < bones; ++b) BOOST_TEST(m.bones[b].parent == static_cast<int>(b - 1));
+            // A chain, except model 5, whose 0x00 sub-script makes bone 2 bone 0's child
+            // (test_forge_layout.cpp).
+            for (std::size_t b = 1; b < bones; ++b)
+                BOOST_TEST(m.bones[b].parent == static_cast<int>(i == 5 && b == 2 ? 0 : b - 1));
             // CI4/RGBA16 (+ CI8 on even models), + a CI4 and an RGBA16 frame texture on models with
-            // texture animations (every third, stadium_animations.cpp).
-            BOOST_TEST(m.textures.size() == (i % 2 == 0 ? 3u : 2u) + (i % 3 == 0 ? 2u : 0u));
+            // texture animations (every third, stadium_animations.cpp), + model 11's texture page.
+            BOOST_TEST(m.textures.size() == (i % 2 == 0 ? 3u : 2u) + (i % 3 == 0 ? 2u : 0u) + (i == 11 ? 16u : 0u));
             BOOST_TEST(m.palettes.size() == (i % 2 == 0 ? 2u : 1u));
             BOOST_TEST(m.textures[0].descriptor.width == (i % 3 == 0 ? 64u : 32u));
             BOOST_CHECK((m.textures[1].format == mod::n64::TexelFormat::rgba16));
             BOOST_TEST(m.vertex_count == 8 * bones);
             BOOST_TEST(m.materials.size() == bones);
             BOOST_TEST(m.materials[0].texture_channel == (i % 3 == 0 ? 0 : -1));
-            // Each bone: 5 triangles, 2 more stitched to the previous bone; the wrapper redraws bone 0.
-            BOOST_TEST(m.triangles.size() == 5 * bones + 2 * (bones - 1) + 5);
+            // Each bone: 5 triangles, 2 more stitched to the previous bone; the wrapper redraws bone 0
+            // (on model 5 also through its 0x20 and 0x21 nodes).
+            BOOST_TEST(m.triangles.size() == 5 * bones + 2 * (bones - 1) + 5 * (i == 5 ? 3 : 1));
             BOOST_TEST(cross_check(m.fragment, m.map).ok());
             for (const auto& t : m.textures) BOOST_TEST(t.data.size() == mod::n64::texel_bytes(*t.format, t.descriptor.texel_count));
         }

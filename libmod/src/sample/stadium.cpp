@@ -120,23 +120,36 @@ Bytes build_model(std::size_t index) {
     std::vector<std::int16_t> anim_textures;
     for (const auto& mt : materials) anim_textures.push_back(mt.first);
     add_sample_animations(m, index, bones, anim_textures);
+    if (index == sample_large_model) {  // stadium_cases.hpp: texture page, root last, shared HI16
+        for (int k = 0; k < sample_texture_page; ++k)
+            m.add_texture(TexFormat::rgba, TexSize::b16, 32, 32, texels(32 * 32 * 2, seed + 100 + std::uint64_t(k)));
+        m.set_root_last(true);
+        m.set_getter(FragmentLinker::Getter::shared_hi16);
+    }
 
     auto& s = m.layout();
-    s.model_header().scale(0x10000, 0x10000, 0x10000).open();
-    for (int b = 0; b < bones; ++b) {
+    // 0x1D, 0x05, 0x23, 0x22: bone b with its material and geometry (its level left open).
+    auto bone_block = [&](LayoutScript& l, int b) {
         const auto& mt = materials[std::size_t(b) % materials.size()];
-        s.bone(static_cast<std::uint8_t>(b), 0, sample_bone_channel(index, bones, b), {0, static_cast<std::int16_t>(b ? 60 : 0), 0},
+        l.bone(static_cast<std::uint8_t>(b), 0, sample_bone_channel(index, bones, b), {0, static_cast<std::int16_t>(b ? 60 : 0), 0},
                sample_bone_rotation(index, b));
-        s.open();
-        s.material(1, sample_material_channel(index, b), material_dls[std::size_t(b) % materials.size()], mt.first,
+        l.open();
+        l.material(1, sample_material_channel(index, b), material_dls[std::size_t(b) % materials.size()], mt.first,
                    mt.second, 0xFFFFFFFF);
-        s.draw(1, geometry[std::size_t(b)]);
+        l.draw(1, geometry[std::size_t(b)]);
+    };
+    s.model_header().scale(0x10000, 0x10000, 0x10000).open();
+    if (index == sample_layout_case_model) {
+        sample_case_layout(s, bone_block, outer_dl);  // stadium_cases.cpp: 0x00/0x03/0x02, 0x20/0x21
+    } else {
+        for (int b = 0; b < bones; ++b) bone_block(s, b);
+        s.draw_with_bone(1, 0, outer_dl);
+        for (int b = 0; b < bones; ++b) s.close();
+        s.close().end();
     }
-    s.draw_with_bone(1, 0, outer_dl);
-    for (int b = 0; b < bones; ++b) s.close();
-    s.close().end();
     Bytes fragment = m.build();
     sample_tlut_override(fragment, index);  // stadium_cases.cpp
+    sample_fixup_content(fragment, index);  // stadium_cases.cpp
     return fragment;
 }
 
@@ -154,7 +167,9 @@ Bytes stadium_model(std::size_t index) {
 Bytes stadium_model_archive() {
     auto blobs = parallel_map(stadium_model_count, [](std::size_t i) {
         Bytes fragment = build_model(i);
-        Bytes blob = i == stadium_raw_entry ? fragment : szp::pack(fragment, yay0::Mode::nintendo);
+        Bytes blob = i == stadium_raw_entry     ? fragment
+                     : i == sample_fixup_entry ? sample_fixup_blob(fragment)  // stadium_cases.cpp
+                                               : szp::pack(fragment, yay0::Mode::nintendo);
         blob.resize(align_up(blob.size(), entry_alignment), 0);
         return blob;
     });

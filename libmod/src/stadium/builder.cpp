@@ -41,9 +41,22 @@ void FragmentLinker::pointer(Blob from, std::uint32_t offset, Blob to, std::uint
     fixups_.push_back({from, offset, to, addend});
 }
 
+void FragmentLinker::place_last(Blob blob) {
+    if (blob >= blobs_.size()) usage("unknown blob " + std::to_string(blob));
+    last_ = blob;
+}
+
+std::vector<FragmentLinker::Blob> FragmentLinker::order() const {
+    std::vector<Blob> out;
+    for (Blob b = 0; b < blobs_.size(); ++b)
+        if (b != last_) out.push_back(b);
+    if (last_) out.push_back(*last_);
+    return out;
+}
+
 std::uint32_t FragmentLinker::offset_of(Blob blob) const {
     std::uint64_t at = fragment_header_size + 0x10;  // the getter
-    for (Blob b = 0; b < blobs_.size(); ++b) {
+    for (Blob b : order()) {
         at = align_up(at, align_[b]);
         if (b == blob) return static_cast<std::uint32_t>(at);
         at += blobs_[b].size();
@@ -54,7 +67,7 @@ std::uint32_t FragmentLinker::offset_of(Blob blob) const {
 Bytes FragmentLinker::link(Blob root) const {
     std::vector<std::uint32_t> offsets(blobs_.size());
     std::uint64_t at = fragment_header_size + 0x10;
-    for (Blob b = 0; b < blobs_.size(); ++b) {
+    for (Blob b : order()) {
         at = align_up(at, align_[b]);
         offsets[b] = static_cast<std::uint32_t>(at);
         at += blobs_[b].size();
@@ -77,16 +90,28 @@ Bytes FragmentLinker::link(Blob root) const {
     put32(body, 0x00, (mips::op_j << 26) | (((base_ + fragment_header_size) & 0x0FFFFFFFu) >> 2));
     put32(body, 0x04, 0);
     std::copy(std::begin(fragment_magic), std::end(fragment_magic), body.begin() + 8);
-    put32(body, 0x20, mips::lui(2, mips::hi16(root_address)));
-    put32(body, 0x24, mips::jr_ra);
-    put32(body, 0x28, mips::addiu(2, 2, mips::lo16(root_address)));
-    put32(body, 0x2C, 0);
-
+    const bool shared = getter_ == Getter::shared_hi16;
     ByteWriter table(Endian::big);
-    table.u32(static_cast<std::uint32_t>(3 + sites.size()));
+    table.u32(static_cast<std::uint32_t>((shared ? 4 : 3) + sites.size()));
     table.u32(Reloc::make(RelocType::mips_26, 0).raw);
     table.u32(Reloc::make(RelocType::mips_hi16, 0x20).raw);
-    table.u32(Reloc::make(RelocType::mips_lo16, 0x28).raw);
+    if (shared) {
+        constexpr std::uint32_t v0 = 2, v1 = 3, t0 = 8, op_lw = 0x23;
+        put32(body, 0x20, mips::lui(v1, mips::hi16(root_address)));
+        put32(body, 0x24, mips::addiu(v0, v1, mips::lo16(root_address)));
+        put32(body, 0x28, mips::jr_ra);
+        put32(body, 0x2C, (op_lw << 26) | (v1 << 21) | (t0 << 16) | mips::lo16(root_address + 0x14));
+        if (mips::hi16(root_address + 0x14) != mips::hi16(root_address))
+            usage("the shared-HI16 getter needs root and root + 0x14 under one upper half");
+        table.u32(Reloc::make(RelocType::mips_lo16, 0x24).raw);
+        table.u32(Reloc::make(RelocType::mips_lo16, 0x2C).raw);
+    } else {
+        put32(body, 0x20, mips::lui(2, mips::hi16(root_address)));
+        put32(body, 0x24, mips::jr_ra);
+        put32(body, 0x28, mips::addiu(2, 2, mips::lo16(root_address)));
+        put32(body, 0x2C, 0);
+        table.u32(Reloc::make(RelocType::mips_lo16, 0x28).raw);
+    }
     for (auto s : sites) table.u32(Reloc::make(RelocType::mips_32, s).raw);
     while ((body_size + table.size()) % 16) table.u8(0);
     const std::uint32_t reloc_offset = static_cast<std::uint32_t>(body_size);
@@ -367,6 +392,8 @@ Bytes ModelBuilder::build() const {
     root[6] = std::uint8_t(unknown6_ >> 8);
     root[7] = std::uint8_t(unknown6_);
     const Blob root_blob = L.add(std::move(root), 8);
+    if (root_last_) L.place_last(root_blob);
+    L.set_getter(getter_);
     const Blob layout_array = L.add(Bytes(4 * (layouts_.size() + 1), 0), 4);
     L.pointer(root_blob, 8, layout_array);
     std::optional<Blob> anim_array, aux_array;
@@ -543,6 +570,9 @@ Bytes ModelBuilder::build() const {
                 break;
             case Kind::vertices:
                 if (vtx_blob) L.pointer(scripts[i], ref.offset, *vtx_blob);
+                break;
+            case Kind::label:
+                L.pointer(scripts[i], ref.offset, scripts[i], layouts_[i].label_offset(ref.dl));
                 break;
             }
         }

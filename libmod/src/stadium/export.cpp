@@ -1,6 +1,7 @@
 #include "libmod/stadium/export.hpp"
 
 #include "libmod/stadium/animation.hpp"
+#include "stadium/export_node.hpp"
 
 #include "libmod/core/file.hpp"
 #include "libmod/core/folder.hpp"
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <numbers>
+#include <tuple>
 
 namespace mod::stadium {
 
@@ -64,6 +66,16 @@ Row4 row_multiply(const Row4& a, const Row4& b) {
     return m;
 }
 
+// func_8000F2C4 (t, r): rotation about z, then x, then y (row form), translation row t.
+Row4 zxy_rows(const Trig& a, const V3& t) {
+    Row4 r{};
+    r[0] = {a.cy * a.cz + a.sx * a.sy * a.sz, a.cx * a.sz, -a.sy * a.cz + a.sx * a.cy * a.sz, 0};
+    r[1] = {-a.cy * a.sz + a.sx * a.sy * a.cz, a.cx * a.cz, a.sy * a.sz + a.sx * a.cy * a.cz, 0};
+    r[2] = {a.cx * a.sy, -a.sx, a.cx * a.cy, 0};
+    r[3] = {t[0], t[1], t[2], 1};
+    return r;
+}
+
 // func_8000FDE4: rows 0..2 scaled by s.
 Row4 scale_rows(Row4 m, const V3& s) {
     for (int r = 0; r < 3; ++r)
@@ -106,12 +118,7 @@ BoneState bone_state(const ModelBone& b, const ChannelPose& pose, const BoneStat
         for (int c = 0; c < 3; ++c)
             p[3][c] = parent.full[0][c] * t[0] + parent.full[1][c] * t[1] + parent.full[2][c] * t[2] + parent.full[3][c];
         // func_8000F2C4 with a zero translation.
-        Row4 r{};
-        r[0] = {a.cy * a.cz + a.sx * a.sy * a.sz, a.cx * a.sz, -a.sy * a.cz + a.sx * a.cy * a.sz, 0};
-        r[1] = {-a.cy * a.sz + a.sx * a.sy * a.cz, a.cx * a.cz, a.sy * a.sz + a.sx * a.cy * a.cz, 0};
-        r[2] = {a.cx * a.sy, -a.sx, a.cx * a.cy, 0};
-        r[3] = {0, 0, 0, 1};
-        out.full = scale_rows(row_multiply(r, p), s);
+        out.full = scale_rows(row_multiply(zxy_rows(a, {0, 0, 0}), p), s);
     } else if (!(b.flags & 1)) {
         out.full = row_multiply(rotation_rows(a, s, t), parent.full);
     } else {
@@ -330,6 +337,10 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
             sc.warnings.push_back(sb.name + ": flag bit 1 (camera-relative) drawn for an identity view: it faces +z");
         sc.skeleton.bones.push_back(std::move(sb));
     }
+    for (const ModelNode& n : model.nodes)
+        if (n.op == 0x21)
+            sc.warnings.push_back("layout command 0x21 at " + hex(n.command) +
+                                  ": a billboard drawn for an identity view (it faces +z, skinned to its bone)");
     const bool synthetic_root = sc.skeleton.bones.empty();
     if (synthetic_root) {
         scene::Bone sb;
@@ -342,7 +353,8 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
     std::map<std::int32_t, std::size_t> mesh_of;  // material → mesh
     std::vector<std::int32_t> mesh_material;       // mesh → model material
     std::vector<bool> any_lit, any_unlit;          // per mesh
-    std::vector<std::map<std::pair<std::uint32_t, std::int32_t>, std::uint32_t>> vertex_of;
+    std::vector<std::map<std::tuple<std::uint32_t, std::int32_t, std::int32_t>, std::uint32_t>> vertex_of;
+    std::map<std::pair<std::int32_t, std::int32_t>, Mat4> node_matrices;  // (bone, node) → draw matrix
     std::vector<std::vector<scene::Vec4>> colours;  // per mesh, per vertex (linear RGBA)
     std::vector<std::vector<bool>> vertex_unlit;    // per mesh, per vertex: drawn unlit first
     for (const auto& tri : model.triangles) {
@@ -376,8 +388,15 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
         for (int c = 0; c < 3; ++c) {
             const auto& corner = tri.corners[c];
             const std::int32_t bone = synthetic_root ? 0 : std::max<std::int32_t>(0, model.draws[corner.dl].bone);
-            const auto key = std::make_pair(corner.vertex, bone);
-            const Mat4& bind = sc.skeleton.bones[static_cast<std::size_t>(bone)].bind;
+            const std::int32_t node = model.draws[corner.dl].node;
+            const auto key = std::make_tuple(corner.vertex, bone, node);
+            const Mat4* bind_of = &sc.skeleton.bones[static_cast<std::size_t>(bone)].bind;
+            if (node >= 0) {
+                auto [nm, fresh_node] = node_matrices.try_emplace({bone, node});
+                if (fresh_node) nm->second = node_draw_matrix(model, node, *bind_of);
+                bind_of = &nm->second;
+            }
+            const Mat4& bind = *bind_of;
             const ModelVertex& v = model.vertices[corner.vertex];
             pos[c] = scene::transform_point(bind, {float(v.position[0]), float(v.position[1]), float(v.position[2])});
             auto [vi, added] = vertex_of[it->second].try_emplace(key, static_cast<std::uint32_t>(mesh.positions.size()));

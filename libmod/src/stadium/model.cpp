@@ -16,11 +16,22 @@ std::uint32_t u32(const Bytes& b, std::size_t at) {
     return (std::uint32_t(b[at]) << 24) | (std::uint32_t(b[at + 1]) << 16) | (std::uint32_t(b[at + 2]) << 8) | b[at + 3];
 }
 
-// The interpreter state one layout script runs with.
-struct Frame {
-    std::uint32_t return_to = 0;
-    std::uint8_t op = 0;  // 0x00 or 0x03: which return command pops it
+// One word of the geo-layout interpreter's stack (gGeoLayoutStack): a return address (a body
+// offset, or the NULL that ends the script) or the frame word 00 pushes (node index << 16 |
+// return index).
+struct StackWord {
+    std::uint32_t value = 0;
+    bool frame = false;
+    bool null = false;  // an address word holding 0
+    auto key() const { return std::make_tuple(value, frame, null); }
 };
+
+// What gCurGraphNodeList holds at one level: a bone (0x1D) or a 0x20/0x21 node, or another node.
+struct Level {
+    std::int32_t bone = -1;
+    std::int32_t node = -1;
+};
+inline constexpr std::size_t graph_node_levels = 32;  // gCurGraphNodeList[32]
 
 class ModelReader {
 public:
@@ -48,26 +59,34 @@ private:
         return address - base_;
     }
 
-    std::int32_t enclosing_bone() const {
-        for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it)
-            if (*it >= 0) return *it;
-        return -1;
+    // The innermost bone among the open levels, and the innermost 0x20/0x21 node nearer than it.
+    Level enclosing() const {
+        Level out;
+        for (std::size_t k = index_; k-- > 0;) {
+            if (list_[k].bone >= 0) { out.bone = list_[k].bone; break; }
+            if (out.node < 0 && list_[k].node >= 0) out.node = list_[k].node;
+        }
+        return out;
     }
+    std::int32_t enclosing_bone() const { return enclosing().bone; }
 
     void walk_script(std::uint32_t start, const std::string& name) {
-        std::vector<Frame> stack;
-        std::set<std::pair<std::uint32_t, std::vector<std::uint32_t>>> seen;
-        nodes_.clear();
-        last_node_bone_ = -1;
+        // process_geo_layout: stack {0, 0}, return index 2, node index 0, gCurGraphNodeList[0] = 0.
+        std::vector<StackWord> stack{{0, false, true}, {0, true, false}};
+        std::size_t return_index = 2;
+        list_.assign(graph_node_levels, Level{});
+        index_ = 0;
+        std::set<std::vector<std::tuple<std::uint32_t, bool, bool>>> seen;
         std::uint32_t at = start;
         const Bytes& body = m_.fragment.body;
         for (;;) {
             const std::string where = name + ".cmd@" + hex(at);
             if (at % 4 != 0 || std::uint64_t(at) + 4 > body.size())
                 fail(at, where, "layout command outside the body (or misaligned)");
-            std::vector<std::uint32_t> key;
-            for (const Frame& f : stack) key.push_back(f.return_to);
-            if (!seen.insert({at, key}).second)
+            std::vector<std::tuple<std::uint32_t, bool, bool>> key{{at, false, false}, {std::uint32_t(index_), false, false},
+                                                                   {std::uint32_t(return_index), false, false}};
+            for (const StackWord& w : stack) key.push_back(w.key());
+            if (!seen.insert(key).second)
                 fail(at, where, "layout loop: the command is reached again with the same return stack");
             const std::uint8_t op = body[at];
             const std::uint32_t size = layout_command_size(op);
@@ -76,34 +95,65 @@ private:
                                            : "unknown layout command " + hex(op, 2));
             if (std::uint64_t(at) + size > body.size()) fail(at, where, "layout command runs past the body");
             m_.commands.push_back({at, op, Bytes(body.begin() + at, body.begin() + at + size),
-                                   static_cast<std::uint32_t>(nodes_.size())});
+                                   static_cast<std::uint32_t>(index_)});
             std::uint32_t next = at + size;
-            bool node = true;  // whether the command creates a graph node (05 then opens it)
+            bool node = true;  // whether the command registers a graph node (func_80017AC4)
+            Level registered;
             switch (op) {
-            case 0x00:
-            case 0x03:
-                if (stack.size() >= max_layout_call_depth) fail(at, where, "layout calls nested too deeply", ErrorKind::limit);
-                stack.push_back({next, op});
+            case 0x00:  // geo_layout_cmd_branch_and_link
+                if (stack.size() >= 2 + 2 * max_layout_call_depth)
+                    fail(at, where, "layout calls nested too deeply", ErrorKind::limit);
+                stack.push_back({next, false, false});
+                stack.push_back({std::uint32_t(index_ << 16) | std::uint32_t(return_index), true, false});
+                return_index = stack.size();
                 next = local(u32(body, at + 4), at + 4, where + ".target", 4);
                 node = false;
                 break;
-            case 0x02:
+            case 0x03:  // geo_layout_cmd_branch
+                if (stack.size() >= 2 + 2 * max_layout_call_depth)
+                    fail(at, where, "layout calls nested too deeply", ErrorKind::limit);
+                stack.push_back({next, false, false});
                 next = local(u32(body, at + 4), at + 4, where + ".target", 4);
                 node = false;
                 break;
-            case 0x01:
-            case 0x04:
-                if (stack.empty()) return;
-                next = stack.back().return_to;
+            case 0x02:  // geo_layout_cmd_jump
+                next = local(u32(body, at + 4), at + 4, where + ".target", 4);
+                node = false;
+                break;
+            case 0x01: {  // geo_layout_cmd_end: unwind to the last 00's frame
+                stack.resize(return_index);
+                const StackWord frame = stack.back();
                 stack.pop_back();
+                return_index = frame.value & 0xFFFF;
+                index_ = frame.value >> 16;
+                const StackWord ret = stack.back();
+                stack.pop_back();
+                if (ret.null) return;
+                next = ret.value;
                 node = false;
                 break;
-            case 0x05:
-                nodes_.push_back(last_node_bone_);
+            }
+            case 0x04: {  // geo_layout_cmd_return: pop one word and go there
+                const StackWord ret = stack.back();
+                if (ret.frame && stack.size() != 2)
+                    fail(at, where, "0x04 returns through the frame word " + hex(ret.value, 8) +
+                                        " that a 0x00 pushed (0x00 returns with 0x01): the game would jump to it");
+                if (stack.size() == 2 || ret.null) return;  // the initial NULL words: the script ends
+                stack.pop_back();
+                next = ret.value;
                 node = false;
                 break;
-            case 0x06:
-                if (!nodes_.empty()) nodes_.pop_back();
+            }
+            case 0x05:  // geo_layout_cmd_open_node
+                if (index_ + 1 >= graph_node_levels)
+                    fail(at, where, "more than 31 open levels: gCurGraphNodeList has 32 entries", ErrorKind::limit);
+                list_[index_ + 1] = list_[index_];
+                ++index_;
+                node = false;
+                break;
+            case 0x06:  // geo_layout_cmd_close_node
+                if (index_ == 0) m_.warnings.push_back(where + ": 0x06 closes a level that is not open");
+                else --index_;
                 node = false;
                 break;
             case 0x17: tables(at, where); break;
@@ -112,7 +162,10 @@ private:
                                                       static_cast<std::int32_t>(u32(body, at + 8)),
                                                       static_cast<std::int32_t>(u32(body, at + 12))}};
                 break;
-            case 0x1D: bone(at); break;
+            case 0x1D:
+                bone(at, where);
+                registered.bone = static_cast<std::int32_t>(m_.bones.size() - 1);
+                break;
             case 0x23: material(at, where); break;
             case 0x1E: {
                 const std::int16_t id = s16(body, at + 2);
@@ -120,18 +173,46 @@ private:
                 for (std::size_t i = m_.bones.size(); i-- > 0;)
                     if (m_.bones[i].id == static_cast<std::uint8_t>(id)) { b = static_cast<std::int32_t>(i); break; }
                 if (b < 0) m_.warnings.push_back(where + ": draws with bone id " + std::to_string(id) + " that no 0x1D defined before");
-                draw(at, op, body[at + 1], u32(body, at + 4), b, where);
+                draw(at, op, body[at + 1], u32(body, at + 4), b, -1, where);
                 break;
             }
-            case 0x20: draw(at, op, body[at + 1], u32(body, at + 0x10), enclosing_bone(), where); break;
-            case 0x21: draw(at, op, body[at + 1], u32(body, at + 0xC), enclosing_bone(), where); break;
-            case 0x22: draw(at, op, body[at + 1], u32(body, at + 4), enclosing_bone(), where); break;
-            case 0x15: case 0x25: node = false; break;
+            case 0x20:
+            case 0x21:
+                registered.node = transform_node(at, op);
+                draw(at, op, body[at + 1], u32(body, at + (op == 0x20 ? 0x10 : 0xC)), enclosing_bone(), registered.node, where);
+                break;
+            case 0x22: {
+                const Level e = enclosing();
+                draw(at, op, body[at + 1], u32(body, at + 4), e.bone, e.node, where);
+                break;
+            }
+            case 0x08: case 0x15: case 0x25: node = false; break;
             default: break;
             }
-            if (node) last_node_bone_ = op == 0x1D ? static_cast<std::int32_t>(m_.bones.size() - 1) : -1;
+            if (node) list_[index_] = registered;  // func_80017AC4
             at = next;
         }
+    }
+
+    std::int32_t transform_node(std::uint32_t at, std::uint8_t op) {
+        const Bytes& b = m_.fragment.body;
+        ModelNode n;
+        n.command = at;
+        n.op = op;
+        const Level e = enclosing();
+        n.parent = e.node;
+        n.bone = e.bone;
+        if (op == 0x20) {
+            for (int k = 0; k < 3; ++k) {
+                n.degrees[k] = s16(b, at + 4 + 2 * k);
+                n.translation[k] = s16(b, at + 0xA + 2 * k);
+            }
+        } else {
+            for (int k = 0; k < 3; ++k) n.translation[k] = s16(b, at + 2 + 2 * k);
+            n.scale = u32(b, at + 8);
+        }
+        m_.nodes.push_back(n);
+        return static_cast<std::int32_t>(m_.nodes.size() - 1);
     }
 
     void tables(std::uint32_t at, const std::string& where) {
@@ -231,7 +312,7 @@ private:
         m_.palettes.push_back(std::move(p));
     }
 
-    void bone(std::uint32_t at) {
+    void bone(std::uint32_t at, const std::string& where) {
         const Bytes& b = m_.fragment.body;
         ModelBone bone;
         bone.command = at;
@@ -243,7 +324,13 @@ private:
             bone.rotation[k] = s16(b, at + 0xA + 2 * k);
             bone.scale[k] = static_cast<std::int32_t>(u32(b, at + 0x10 + 4 * k));
         }
-        bone.parent = enclosing_bone();
+        const Level e = enclosing();
+        bone.parent = e.bone;
+        if (e.node >= 0)
+            m_.warnings.push_back(where + ": bone " + std::to_string(m_.bones.size()) + " is opened under the 0x" +
+                                  hex(m_.nodes[std::size_t(e.node)].op, 2).substr(2) + " node at " +
+                                  hex(m_.nodes[std::size_t(e.node)].command) +
+                                  ": the game's bone matrix inherits that node's transform, exported bones do not");
         m_.bones.push_back(bone);
     }
 
@@ -278,9 +365,10 @@ private:
     }
 
     void draw(std::uint32_t at, std::uint8_t op, std::uint8_t layer, std::uint32_t dl, std::int32_t bone,
-              const std::string& where) {
+              std::int32_t node, const std::string& where) {
         if (dl == 0) return;
         ModelDraw d;
+        d.node = node;
         d.command = at;
         d.op = op;
         d.layer = layer;
@@ -345,14 +433,20 @@ private:
     Model& m_;
     ByteReader r_;
     std::uint32_t base_;
-    std::vector<std::int32_t> nodes_;  // per open level: the bone opened (or -1)
-    std::int32_t last_node_bone_ = -1;
+    std::vector<Level> list_;  // gCurGraphNodeList
+    std::size_t index_ = 0;    // gCurGraphNodeIndex
     std::int32_t current_material_ = -1;
     std::map<std::uint32_t, n64::gbi::DisplayList> lists_;
     std::map<std::uint32_t, std::size_t> list_index_;
 };
 
 }  // namespace
+
+std::array<std::int16_t, 3> ModelNode::rotation() const noexcept {
+    std::array<std::int16_t, 3> r{};
+    for (int k = 0; k < 3; ++k) r[k] = static_cast<std::int16_t>((std::int32_t(degrees[k]) * 32768) / 180);
+    return r;
+}
 
 std::vector<std::size_t> Model::materials_with_texture(std::size_t t) const {
     std::vector<std::size_t> out;

@@ -244,6 +244,14 @@ CrossCheck cross_check(const Fragment& f, const ModelMap& map) {
     CrossCheck c;
     std::set<std::uint32_t> in_table;
     bool j_seen = false, hi_seen = false, lo_seen = false;
+    // A LO16 the game pairs (by register, pair_hi_lo) with the getter's HI16 and that lies in
+    // the getter's scan window 0x20..0x7C is the getter's too: a getter may share its LUI
+    // between several LO16s (e.g. addiu v0, v1, %lo(root) and lw t0, %lo(root + 0x14)(v1)).
+    std::set<std::uint32_t> getter_lo;
+    for (const RelocPair& p : pair_hi_lo(f)) {
+        const std::uint32_t hi = f.relocs[p.hi].offset(), lo = f.relocs[p.lo].offset();
+        if (hi == map.getter.lui_offset && lo >= fragment_header_size && lo < 0x80) getter_lo.insert(lo);
+    }
     for (const Reloc& e : f.relocs) {
         switch (e.type()) {
         case RelocType::mips_32: in_table.insert(e.offset()); break;
@@ -257,7 +265,8 @@ CrossCheck cross_check(const Fragment& f, const ModelMap& map) {
             break;
         case RelocType::mips_lo16:
             if (e.offset() == map.getter.lo_offset) lo_seen = true;
-            else c.getter_problems.push_back("R_MIPS_LO16 at " + hex(e.offset()) + " is not the getter's ADDIU");
+            else if (!getter_lo.count(e.offset()))
+                c.getter_problems.push_back("R_MIPS_LO16 at " + hex(e.offset()) + " is not the getter's ADDIU");
             break;
         }
     }

@@ -52,11 +52,20 @@ public:
     void pointer(Blob from, std::uint32_t offset, Blob to, std::uint32_t addend = 0);
     // Offset of a blob in the linked fragment.
     std::uint32_t offset_of(Blob blob) const;
+    // Places `blob` after every other blob (the others keep their order).
+    void place_last(Blob blob);
+    // The getter's form. simple: lui v0 / jr ra / addiu v0 / nop (HI16 @0x20, LO16 @0x28).
+    // shared_hi16: lui v1, %hi(root) / addiu v0, v1, %lo(root) / jr ra / lw t0, %lo(root + 0x14)(v1)
+    // (HI16 @0x20, LO16 @0x24 and @0x2C on the one HI16: Memmap_RelocateFragment pairs both with
+    // it by register v1; the load in the delay slot has no effect the game sees).
+    enum class Getter { simple, shared_hi16 };
+    void set_getter(Getter getter) noexcept { getter_ = getter; }
 
     // Links: header (J 0x0BFC0008-style jump to base+0x20, nop, "FRAGMENT", 0x20, relocOffset,
-    // sizeInRom, sizeInRam = relocOffset), getter at 0x20 (lui v0 / jr ra / addiu v0 / nop)
-    // returning `root`, the blobs, then the table: R_MIPS_26 @0, HI16 @0x20, LO16 @0x28, one
-    // R_MIPS_32 per pointer in site order, zero padding to 16.
+    // sizeInRom, sizeInRam = relocOffset), getter at 0x20 (set_getter; default lui v0 / jr ra /
+    // addiu v0 / nop) returning `root`, the blobs, then the table: R_MIPS_26 @0, HI16 @0x20,
+    // the getter's LO16(s) (@0x28; shared_hi16: @0x24, @0x2C), one R_MIPS_32 per pointer in site
+    // order, zero padding to 16.
     Bytes link(Blob root) const;
 
 private:
@@ -66,10 +75,13 @@ private:
         Blob to;
         std::uint32_t addend;
     };
+    std::vector<Blob> order() const;
     std::uint32_t base_;
     std::vector<Bytes> blobs_;
     std::vector<std::uint32_t> align_;
     std::vector<Fixup> fixups_;
+    std::optional<Blob> last_;
+    Getter getter_ = Getter::simple;
 };
 
 // ---- F3DEX2 display lists ------------------------------------------------------------------
@@ -132,20 +144,39 @@ public:
                            std::int16_t texture, std::int16_t palette, std::uint32_t prim_rgba);
     LayoutScript& draw(std::uint8_t layer, DlId dl);                            // 0x22
     LayoutScript& draw_with_bone(std::uint8_t layer, std::int16_t bone, DlId dl);  // 0x1E
+    // 0x20: a DL node with its own transform: rotation in degrees (+4/+6/+8; the game converts
+    // each with (d << 15) / 180), translation (+0xA); +2 is written 0.
+    LayoutScript& draw_transformed(std::uint8_t layer, Vec3s degrees, Vec3s translation, DlId dl);
+    // 0x21: a billboard DL node: translation (+2), uniform 16.16 scale (+8).
+    LayoutScript& draw_billboard(std::uint8_t layer, Vec3s translation, std::uint32_t scale, DlId dl);
+    // Control flow inside this script (geo_layout.c): a label is a position placed with place();
+    // 0x00 branch_and_link (returns with 0x01, which also restores the node level of the call),
+    // 0x03 branch (returns with 0x04), 0x02 jump. Every label used must be placed before build().
+    using Label = std::uint32_t;
+    Label new_label();
+    LayoutScript& place(Label label);
+    LayoutScript& branch_and_link(Label target);  // 0x00
+    LayoutScript& branch(Label target);           // 0x03
+    LayoutScript& jump(Label target);             // 0x02
+    LayoutScript& ret();                          // 0x04
+    // Offset of a placed label in this script (usage error when not placed).
+    std::uint32_t label_offset(Label label) const;
     // Any command without pointer fields (size must match layout_command_size(op)).
     LayoutScript& raw(ByteView command);
 
     struct Ref {
         std::uint32_t offset;  // in the script
-        enum class Kind { dl, texture_table, palette_table, vertices } kind;
-        DlId dl = 0;
+        enum class Kind { dl, texture_table, palette_table, vertices, label } kind;
+        DlId dl = 0;  // the DL, or the label (Kind::label)
     };
     const Bytes& bytes() const noexcept { return bytes_; }
     const std::vector<Ref>& refs() const noexcept { return refs_; }
 
 private:
+    LayoutScript& to_label(std::uint8_t op, Label target);
     Bytes bytes_;
     std::vector<Ref> refs_;
+    std::vector<std::optional<std::uint32_t>> labels_;
 };
 
 // ---- animations --------------------------------------------------------------------------------
@@ -207,6 +238,10 @@ public:
     void add_aux_animation(AuxAnimation animation);
     // Root struct bytes the reference lists as unknown (+0x02, +0x06..0x07), kept as given.
     void set_root_unknowns(std::uint8_t unknown2, std::uint16_t unknown6);
+    // Links the root struct after all other data (default: first, at 0x30) and picks the
+    // getter's form (FragmentLinker::Getter).
+    void set_root_last(bool last) noexcept { root_last_ = last; }
+    void set_getter(FragmentLinker::Getter getter) noexcept { getter_ = getter; }
 
     std::size_t texture_count() const noexcept { return textures_.size(); }
     std::size_t palette_count() const noexcept { return palettes_.size(); }
@@ -223,6 +258,8 @@ private:
         Bytes texels;
     };
     std::uint16_t model_id_;
+    bool root_last_ = false;
+    FragmentLinker::Getter getter_ = FragmentLinker::Getter::simple;
     std::uint8_t unknown2_ = 0;
     std::uint16_t unknown6_ = 0;
     std::vector<Texture> textures_;

@@ -5,8 +5,16 @@
 // layout draws and the triangles they produce through the RSP's 64-entry vertex cache (which
 // carries over from one draw to the next). Spec: doc/formats/stadium-model.md.
 //
-// The walk keeps the interpreter's state: the return stack of 00/03 (with 01/04 returning),
-// the node stack of 05/06 (a bone's children are the nodes opened after it), the current
+// The walk keeps the interpreter's state exactly as src/geo_layout.c does: one word stack that
+// starts as {0, 0} with return index 2; 00 pushes its return address and (node index << 16 |
+// return index) and makes the stack index the return index; 01 unwinds to the return index,
+// restores the node index and the return index saved by the last 00 and returns (a zero
+// address ends the script: 01 ends the whole script when no 00 is pending, even after a 03);
+// 03 pushes its return address; 04 pops one word and goes there (a 00's frame word there is a
+// format error: the game would jump to it); 02 jumps. The node list of 05/06 is
+// gCurGraphNodeList: 05 opens the last node registered at the current level, 06 closes a
+// level, and 01 restores the level the matching 00 was called at (a bone's children are the
+// nodes opened after it). The current
 // tables (0x17), the current material (0x23, with its texture-animation channel). It stops with
 // a format error on 0x12 (the game's handler never advances), on unknown opcodes, on a
 // command outside the body, on return-stack overflow, and on loops (the same command reached
@@ -103,6 +111,29 @@ struct ModelPalette {
     n64::TlutFormat format = n64::TlutFormat::rgba5551;
 };
 
+// A display-list node with its own transform [decomp src/geo_layout.c, src/11BA0.c, src/12D80.c]:
+//   0x20 (node type 0x17): +1 layer, +2 s16 (unused by the handler), +4/+6/+8 s16 rotation in
+//        DEGREES, +0xA Vec3s translation, +0x10 Gfx*. The handler converts each angle with
+//        (deg << 15) / 180 (C integer division, truncating toward zero) into a binary angle and
+//        builds func_8000F2C4(t, r) (row form: Ry·Rx·Rz then T in column form); drawing pushes
+//        that matrix × the current one (func_800148D8 → func_800122B4).
+//   0x21 (node type 0x18): +1 layer, +2 Vec3s translation, +8 u32 16.16 uniform scale, +0xC Gfx*.
+//        Drawing (func_80014980) builds func_8000F88C(view, current, t, s): a billboard whose
+//        axes are the camera's, scaled by the current matrix's row lengths × s, at t carried
+//        through the current matrix; it replaces (not multiplies) the stack top.
+// Children opened under either node (05) draw with its matrix.
+struct ModelNode {
+    std::uint32_t command = 0;
+    std::uint8_t op = 0;  // 0x20 or 0x21
+    std::array<std::int16_t, 3> translation{};
+    std::array<std::int16_t, 3> degrees{};  // 0x20 only
+    std::uint32_t scale = 0x10000;          // 0x21 only (16.16, read as unsigned)
+    std::int32_t parent = -1;               // enclosing 0x20/0x21 node below the bone, or -1
+    std::int32_t bone = -1;                 // innermost enclosing bone, or -1
+    // 0x20's angles as the handler converts them: (s32(deg) << 15) / 180, stored as s16.
+    std::array<std::int16_t, 3> rotation() const noexcept;
+};
+
 // A display list the layout draws (0x1E, 0x20, 0x21, 0x22), in walk order.
 struct ModelDraw {
     std::uint32_t command = 0;
@@ -112,6 +143,10 @@ struct ModelDraw {
     std::int32_t bone = -1;       // bone whose matrix draws it (0x1E: by id; others: enclosing)
     std::int32_t material = -1;   // the material in force (index in Model::materials)
     std::size_t list = 0;         // index in Model::lists
+    // The 0x20/0x21 node whose matrix draws it (index in Model::nodes): its own for 0x20/0x21,
+    // the innermost enclosing one (nearer than the bone) for 0x22; -1 when none (and for 0x1E,
+    // which draws with the named bone's matrix).
+    std::int32_t node = -1;
 };
 
 struct ModelList {
@@ -147,6 +182,7 @@ struct Model {
     std::uint16_t vertex_count = 0;
     std::vector<ModelVertex> vertices;
     std::vector<ModelDraw> draws;
+    std::vector<ModelNode> nodes;  // 0x20/0x21 transform nodes, walk order
     std::vector<ModelList> lists;  // every DL the draws start at (each once), in walk order
     // Triangles in draw order; WalkTriangle::dl and Corner::dl are indices in `draws`.
     std::vector<n64::gbi::WalkTriangle> triangles;

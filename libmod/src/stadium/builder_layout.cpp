@@ -1,0 +1,73 @@
+// LayoutScript: the DL nodes with their own transform (0x20, 0x21) and the control-flow
+// commands (0x00, 0x02, 0x03, 0x04) with labels. See builder.hpp.
+#include "libmod/stadium/builder.hpp"
+
+namespace mod::stadium {
+
+namespace {
+
+[[noreturn]] void usage(const std::string& message) {
+    throw Error(ErrorKind::usage, message, {}, no_offset, "model_builder");
+}
+void put_cmd(Bytes& b, std::initializer_list<std::uint8_t> bytes) { b.insert(b.end(), bytes); }
+void put_u16(Bytes& b, std::uint16_t v) {
+    b.resize(b.size() + 2);
+    endian::store_be16(&b[b.size() - 2], v);
+}
+void put_u32(Bytes& b, std::uint32_t v) { put_u16(b, std::uint16_t(v >> 16)); put_u16(b, std::uint16_t(v)); }
+void put_vec(Bytes& b, Vec3s v) { put_u16(b, std::uint16_t(v.x)); put_u16(b, std::uint16_t(v.y)); put_u16(b, std::uint16_t(v.z)); }
+
+}  // namespace
+
+LayoutScript& LayoutScript::draw_transformed(std::uint8_t layer, Vec3s degrees, Vec3s translation, DlId dl) {
+    const auto at = static_cast<std::uint32_t>(bytes_.size());
+    put_cmd(bytes_, {0x20, layer, 0, 0});
+    put_vec(bytes_, degrees);
+    put_vec(bytes_, translation);
+    put_u32(bytes_, 0);
+    refs_.push_back({at + 0x10, Ref::Kind::dl, dl});
+    return *this;
+}
+
+LayoutScript& LayoutScript::draw_billboard(std::uint8_t layer, Vec3s translation, std::uint32_t scale, DlId dl) {
+    const auto at = static_cast<std::uint32_t>(bytes_.size());
+    put_cmd(bytes_, {0x21, layer});
+    put_vec(bytes_, translation);
+    put_u32(bytes_, scale);
+    put_u32(bytes_, 0);
+    refs_.push_back({at + 0xC, Ref::Kind::dl, dl});
+    return *this;
+}
+
+LayoutScript::Label LayoutScript::new_label() {
+    labels_.emplace_back();
+    return static_cast<Label>(labels_.size() - 1);
+}
+
+LayoutScript& LayoutScript::place(Label label) {
+    if (label >= labels_.size()) usage("unknown layout label");
+    if (labels_[label]) usage("layout label placed twice");
+    labels_[label] = static_cast<std::uint32_t>(bytes_.size());
+    return *this;
+}
+
+std::uint32_t LayoutScript::label_offset(Label label) const {
+    if (label >= labels_.size() || !labels_[label]) usage("a layout command names a label that was never placed");
+    return *labels_[label];
+}
+
+LayoutScript& LayoutScript::to_label(std::uint8_t op, Label target) {
+    if (target >= labels_.size()) usage("unknown layout label");
+    const auto at = static_cast<std::uint32_t>(bytes_.size());
+    put_cmd(bytes_, {op, 0, 0, 0});
+    put_u32(bytes_, 0);
+    refs_.push_back({at + 4, Ref::Kind::label, target});
+    return *this;
+}
+
+LayoutScript& LayoutScript::branch_and_link(Label target) { return to_label(0x00, target); }
+LayoutScript& LayoutScript::branch(Label target) { return to_label(0x03, target); }
+LayoutScript& LayoutScript::jump(Label target) { return to_label(0x02, target); }
+LayoutScript& LayoutScript::ret() { put_cmd(bytes_, {0x04, 0, 0, 0}); return *this; }
+
+}  // namespace mod::stadium
