@@ -38,6 +38,31 @@ BOOST_AUTO_TEST_CASE(bounding_box_contains_every_position) {
     BOOST_TEST(bounding_box(std::span<const Vec3>{}).empty);
 }
 
+// One box for meshes, scenes and the renderer's fit: positions with a non-finite coordinate are
+// left out (a NaN first position used to make the whole box NaN, an infinity made it infinite).
+BOOST_AUTO_TEST_CASE(bounding_box_ignores_non_finite_positions_and_spans_a_scene) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    Mesh a;
+    a.positions = {{nan, 0, 0}, {2, -1, 4}, {inf, 9, 9}, {-3, 1, -inf}, {0, 6, 1}};
+    const auto box = bounding_box(a);
+    BOOST_TEST(!box.empty);
+    BOOST_TEST((box.min == Vec3{0, -1, 1}));
+    BOOST_TEST((box.max == Vec3{2, 6, 4}));
+    BOOST_TEST((box.size() == Vec3{2, 7, 3}));
+    Mesh only_bad;
+    only_bad.positions = {{nan, nan, nan}, {0, inf, 0}};
+    BOOST_TEST(bounding_box(only_bad).empty);
+    BOOST_TEST((bounding_box(only_bad) == BoundingBox{}));
+    Mesh b;
+    b.positions = {{-5, 3, 2}};
+    Scene sc;
+    sc.meshes = {only_bad, a, b};
+    const auto all = bounding_box(sc);
+    BOOST_TEST((all.min == Vec3{-5, -1, 1}));
+    BOOST_TEST((all.max == Vec3{2, 6, 4}));
+    BOOST_TEST(bounding_box(Scene{}).empty);
+}
+
 BOOST_AUTO_TEST_CASE(check_mesh_names_the_offending_element) {
     Mesh m = small_mesh();
     check_mesh(m, "m", {1, false});

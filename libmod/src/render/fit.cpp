@@ -1,5 +1,5 @@
 // The orthographic camera: view axes, the fit of a box to the image, vertex projection, and the
-// bounding box (render.hpp "View conventions" and "Fit").
+// union of boxes (render.hpp "View conventions" and "Fit").
 #include "detail.hpp"
 
 #include "libmod/core/error.hpp"
@@ -24,24 +24,6 @@ View parse_view(std::string_view text) {
     if (text == "side") return View::side;
     if (text == "top") return View::top;
     throw Error(ErrorKind::usage, "unknown view '" + std::string(text) + "' (front, side or top)");
-}
-
-Box bounding_box(const scene::Scene& scene) {
-    Box box;
-    for (const auto& mesh : scene.meshes)
-        for (const auto& p : mesh.positions) {
-            if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) continue;
-            if (box.empty) {
-                box.min = box.max = p;
-                box.empty = false;
-                continue;
-            }
-            for (int i = 0; i < 3; ++i) {
-                box.min[i] = std::min(box.min[i], p[i]);
-                box.max[i] = std::max(box.max[i], p[i]);
-            }
-        }
-    return box;
 }
 
 Box union_box(const Box& a, const Box& b) {

@@ -51,9 +51,10 @@ bool BoundingBox::contains(const Vec3& p) const noexcept {
     return true;
 }
 
-BoundingBox bounding_box(std::span<const Vec3> positions) {
-    BoundingBox box;
+namespace {
+void extend(BoundingBox& box, std::span<const Vec3> positions) {
     for (const auto& p : positions) {
+        if (!finite(p)) continue;
         if (box.empty) {
             box.min = box.max = p;
             box.empty = false;
@@ -64,10 +65,22 @@ BoundingBox bounding_box(std::span<const Vec3> positions) {
             box.max[i] = std::max(box.max[i], p[i]);
         }
     }
+}
+}  // namespace
+
+BoundingBox bounding_box(std::span<const Vec3> positions) {
+    BoundingBox box;
+    extend(box, positions);
     return box;
 }
 
 BoundingBox bounding_box(const Mesh& mesh) { return bounding_box(mesh.positions); }
+
+BoundingBox bounding_box(const Scene& scene) {
+    BoundingBox box;
+    for (const auto& mesh : scene.meshes) extend(box, mesh.positions);
+    return box;
+}
 
 namespace {
 

@@ -163,20 +163,9 @@ scene::Skeleton bone_names(const Skeleton& scp) {
 }
 
 // Box of the finite positions (min xyz, max xyz); zeros when there is none.
-template <class Positions>
-std::array<float, 6> box_of(const Positions& positions) {
-    std::array<float, 6> b{INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    bool any = false;
-    for (const auto& p : positions) {
-        if (!finite3(p)) continue;
-        any = true;
-        for (int i = 0; i < 3; ++i) {
-            b[i] = std::min(b[i], p[i]);
-            b[3 + i] = std::max(b[3 + i], p[i]);
-        }
-    }
-    if (!any) b = {};
-    return b;
+std::array<float, 6> box_of(std::span<const scene::Vec3> positions) {
+    const scene::BoundingBox b = scene::bounding_box(positions);
+    return {b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]};
 }
 
 std::string box_text(const std::array<float, 6>& b) {

@@ -61,6 +61,7 @@
 
 #include "libmod/image/image.hpp"
 #include "libmod/scene/model.hpp"
+#include "libmod/scene/validate.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -71,19 +72,10 @@ namespace mod::render {
 
 using scene::Vec3;
 
-// An axis-aligned box in model space.
-struct Box {
-    Vec3 min{0, 0, 0}, max{0, 0, 0};
-    bool empty = true;  // true: no finite point (min and max are then all 0)
-
-    Vec3 size() const noexcept { return {max[0] - min[0], max[1] - min[1], max[2] - min[2]}; }
-    friend bool operator==(const Box&, const Box&) = default;
-};
-
-// The box of every finite position of every mesh of the scene (all vertices, whether or not a
-// triangle uses them; a position with any non-finite coordinate is ignored). Empty when there is
-// none.
-Box bounding_box(const scene::Scene& scene);
+// An axis-aligned box in model space, and the box of every finite position of a scene's meshes:
+// the scene layer's (libmod/scene/validate.hpp).
+using Box = scene::BoundingBox;
+using scene::bounding_box;
 // The smallest box holding both (an empty box holds nothing).
 Box union_box(const Box& a, const Box& b);
 

@@ -10,17 +10,23 @@
 
 namespace mod::scene {
 
+// An axis-aligned box in model space.
 struct BoundingBox {
     Vec3 min{0, 0, 0};
     Vec3 max{0, 0, 0};
-    bool empty = true;
+    bool empty = true;  // true: no finite point (min and max are then all 0)
 
     bool contains(const Vec3& p) const noexcept;  // inclusive
+    Vec3 size() const noexcept { return {max[0] - min[0], max[1] - min[1], max[2] - min[2]}; }
+    friend bool operator==(const BoundingBox&, const BoundingBox&) = default;
 };
 
-// Smallest box containing every position (empty when there are none).
+// Smallest box containing every finite position (a position with any non-finite coordinate is
+// ignored); empty when there is none.
 BoundingBox bounding_box(std::span<const Vec3> positions);
 BoundingBox bounding_box(const Mesh& mesh);
+// The same over every mesh of the scene (all vertices, whether or not a triangle uses them).
+BoundingBox bounding_box(const Scene& scene);
 
 // Every per-vertex array has vertex_count() entries (skin/influences may be empty), every
 // triangle index is < vertex_count(), every skin bone < bone_count, and positions, normals
