@@ -1,7 +1,6 @@
 // Colour histograms and RGBA5551 bins for the quantiser, and the texel mapping step.
 #include "quantise_detail.hpp"
 
-#include "libmod/core/error.hpp"
 #include "libmod/core/parallel.hpp"
 
 #include <algorithm>
@@ -24,42 +23,48 @@ Rgba8 colour_of(std::uint32_t key) noexcept {
 
 Histogram build_histogram(std::span<const RgbaImage> images, std::uint8_t alpha_threshold) {
     Histogram h;
-    // Key in the top 24 bits, the texel's position over all images in the low 40: one sort
-    // gives the distinct colours and, for every texel, the index of its colour.
-    std::vector<std::uint64_t> all;
-    std::uint64_t position = 0;
+    std::vector<std::uint32_t> all;
     for (const auto& img : images) {
         img.check();
-        if (img.pixel_count() >= (std::uint64_t(1) << 40) - position)
-            throw Error(ErrorKind::limit, "quantise: more than 2^40 texels");
-        h.texel_colour.emplace_back(static_cast<std::size_t>(img.pixel_count()), Histogram::transparent_texel);
-        for (std::uint64_t i = 0; i < img.pixel_count(); ++i, ++position) {
+        for (std::uint64_t i = 0; i < img.pixel_count(); ++i) {
             const std::uint8_t* p = &img.pixels[4 * i];
             if (p[3] < alpha_threshold) ++h.transparent;
-            else all.push_back(std::uint64_t(key_of(p)) << 40 | position);
+            else all.push_back(key_of(p));
         }
     }
     std::sort(all.begin(), all.end());
-    // Image of a global position: images in order, so a running offset finds it.
-    std::vector<std::uint64_t> starts;
-    std::uint64_t start = 0;
-    for (const auto& img : images) starts.push_back(start), start += img.pixel_count();
     for (std::size_t i = 0; i < all.size();) {
-        const auto key = static_cast<std::uint32_t>(all[i] >> 40);
-        const auto index = static_cast<std::uint32_t>(h.keys.size());
         std::size_t j = i;
-        for (; j < all.size() && static_cast<std::uint32_t>(all[j] >> 40) == key; ++j) {
-            const std::uint64_t pos = all[j] & ((std::uint64_t(1) << 40) - 1);
-            const std::size_t n = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), pos) -
-                                                           starts.begin()) - 1;
-            h.texel_colour[n][static_cast<std::size_t>(pos - starts[n])] = index;
-        }
-        h.keys.push_back(key);
+        while (j < all.size() && all[j] == all[i]) ++j;
+        h.keys.push_back(all[i]);
         h.counts.push_back(j - i);
         i = j;
     }
     h.labs.resize(h.keys.size());
     for (std::size_t i = 0; i < h.keys.size(); ++i) h.labs[i] = to_oklab(colour_of(h.keys[i]));
+
+    // Every texel's colour index through an open-addressing table (at most half full) instead
+    // of a binary search per texel.
+    std::size_t size = 16;
+    while (size < 2 * h.keys.size()) size *= 2;
+    std::vector<std::uint32_t> slot_key(size), slot_index(size, Histogram::transparent_texel);
+    auto home = [&](std::uint32_t key) { return static_cast<std::size_t>((key * 0x9E3779B1u) >> 8) & (size - 1); };
+    for (std::uint32_t i = 0; i < h.keys.size(); ++i) {
+        std::size_t s = home(h.keys[i]);
+        while (slot_index[s] != Histogram::transparent_texel) s = (s + 1) & (size - 1);
+        slot_key[s] = h.keys[i], slot_index[s] = i;
+    }
+    for (const auto& img : images) {
+        auto& out = h.texel_colour.emplace_back(static_cast<std::size_t>(img.pixel_count()), Histogram::transparent_texel);
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            const std::uint8_t* p = &img.pixels[4 * i];
+            if (p[3] < alpha_threshold) continue;
+            const std::uint32_t key = key_of(p);
+            std::size_t s = home(key);
+            while (slot_key[s] != key || slot_index[s] == Histogram::transparent_texel) s = (s + 1) & (size - 1);
+            out[i] = slot_index[s];
+        }
+    }
     return h;
 }
 
