@@ -186,9 +186,13 @@ void write_fixture(const Fixture& f, const FixtureSpec& spec, const std::filesys
         std::copy(weights.begin(), weights.end(), bone->mWeights);
         bones.push_back(bone);
     }
+    // aiMesh frees mBones only when mNumBones > 0: no array at all for a mesh without bones
+    // (new aiBone*[0] leaked, which the sanitizer stage of build.sh test reports).
     mesh->mNumBones = unsigned(bones.size());
-    mesh->mBones = new aiBone*[bones.size()];
-    std::copy(bones.begin(), bones.end(), mesh->mBones);
+    if (!bones.empty()) {
+        mesh->mBones = new aiBone*[bones.size()];
+        std::copy(bones.begin(), bones.end(), mesh->mBones);
+    }
     scene->mNumMeshes = 1;
     scene->mMeshes = new aiMesh*[1]{mesh};
 
