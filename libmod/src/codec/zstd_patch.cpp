@@ -23,9 +23,9 @@ constexpr unsigned max_window_log_64 = 31;
 struct CCtxFree { void operator()(ZSTD_CCtx* c) const noexcept { ZSTD_freeCCtx(c); } };
 struct DCtxFree { void operator()(ZSTD_DCtx* d) const noexcept { ZSTD_freeDCtx(d); } };
 
-// libzstd's allocations through huge_alloc (core/page_buffer.hpp).
-const ZSTD_customMem huge_pages = {[](void*, std::size_t size) { return huge_alloc(size); },
-                                   [](void*, void* block) { huge_free(block); }, nullptr};
+// libzstd's allocations through page_alloc (core/page_buffer.hpp).
+const ZSTD_customMem mapped_pages = {[](void*, std::size_t size) { return page_alloc(size); },
+                                     [](void*, void* block) { page_free(block); }, nullptr};
 
 void check_zstd(std::size_t code, const char* what) {
     if (ZSTD_isError(code))
@@ -93,9 +93,9 @@ Bytes create(ByteView source, ByteView target, const CreateOptions& options) {
     const unsigned window_log = window_log_for(source.size(), target.size());
     if (window_log > max_window_log_64)
         throw Error(ErrorKind::limit, "source and target together exceed the 2 GiB zstd window");
-    // zstd's tables for a window of tens of megabytes are tens of megabytes: on huge pages
-    // they cost a few dozen page faults instead of thousands.
-    std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx_advanced(huge_pages));
+    // zstd's tables for a window of tens of megabytes are tens of megabytes, mapped and
+    // unmapped whole (page_alloc).
+    std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx_advanced(mapped_pages));
     if (!cctx) throw Error(ErrorKind::limit, "cannot allocate a zstd compression context");
     ZSTD_CCtx* c = cctx.get();
     check_zstd(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, options.level), "zstd level");
@@ -225,7 +225,7 @@ Header apply_into(const ByteReader& patch_in, ByteView source, const TargetBuffe
     if (h.target_size > bound)
         fail_frame("the frame's blocks produce at most " + std::to_string(bound) + " bytes, the header claims " +
                    std::to_string(h.target_size));
-    std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx_advanced(huge_pages));
+    std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx_advanced(mapped_pages));
     if (!dctx) throw Error(ErrorKind::limit, "cannot allocate a zstd decompression context");
     check_zstd(ZSTD_DCtx_refPrefix(dctx.get(), source.data(), source.size()), "zstd prefix");
     const std::span<std::uint8_t> target = target_buffer(h.target_size);

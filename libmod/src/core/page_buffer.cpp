@@ -9,30 +9,20 @@
 namespace mod {
 
 namespace {
-constexpr std::size_t huge_page = std::size_t(2) << 20;  // x86-64 and arm64 (4 KiB base pages)
-// Below this, huge pages are not worth their alignment slack and the buffer is page-aligned only.
-constexpr std::size_t huge_threshold = huge_page;
+// Blocks from this size on come from mmap (glibc's own threshold is 128 KiB; above it malloc
+// maps too, but a std::vector then zero-fills every page).
+constexpr std::size_t map_threshold = std::size_t(1) << 20;
 }  // namespace
 
 PageBuffer::PageBuffer(std::size_t size) {
     if (size == 0) return;
-    const bool huge = size >= huge_threshold;
-    // Room to align the start on a huge page, so every 2 MiB of the buffer can be one page.
-    const std::size_t slack = huge ? huge_page : 0;
-    if (size > SIZE_MAX - 2 * huge_page) throw Error(ErrorKind::limit, "buffer of " + std::to_string(size) + " bytes");
-    const std::size_t want = size + slack;
-    void* p = ::mmap(nullptr, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (size > SIZE_MAX - 2 * map_threshold) throw Error(ErrorKind::limit, "buffer of " + std::to_string(size) + " bytes");
+    void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         throw Error(ErrorKind::limit, "cannot allocate a buffer of " + std::to_string(size) + " bytes");
     base_ = p;
-    mapped_ = want;
-    auto addr = reinterpret_cast<std::uintptr_t>(p);
-    if (huge) {
-        addr = (addr + huge_page - 1) & ~(huge_page - 1);
-        // Advice only: without transparent huge pages the buffer works the same with small pages.
-        ::madvise(reinterpret_cast<void*>(addr), size, MADV_HUGEPAGE);
-    }
-    data_ = reinterpret_cast<std::uint8_t*>(addr);
+    mapped_ = size;
+    data_ = static_cast<std::uint8_t*>(p);
     size_ = size;
 }
 
@@ -63,7 +53,7 @@ PageBuffer& PageBuffer::operator=(PageBuffer&& other) noexcept {
 }
 
 namespace {
-// Every huge_alloc block is preceded by this header (16 bytes, keeping malloc's alignment).
+// Every page_alloc block is preceded by this header (16 bytes, keeping malloc's alignment).
 struct BlockHeader {
     void* base;          // what to give back: the mapping, or the malloc block
     std::size_t mapped;  // bytes mapped; 0 for a malloc block
@@ -71,8 +61,8 @@ struct BlockHeader {
 static_assert(sizeof(BlockHeader) == 16);
 }  // namespace
 
-void* huge_alloc(std::size_t size) noexcept {
-    if (size < huge_threshold) {
+void* page_alloc(std::size_t size) noexcept {
+    if (size < map_threshold) {
         if (size > SIZE_MAX - sizeof(BlockHeader)) return nullptr;
         void* base = std::malloc(size + sizeof(BlockHeader));
         if (!base) return nullptr;
@@ -80,19 +70,17 @@ void* huge_alloc(std::size_t size) noexcept {
         *h = {base, 0};
         return h + 1;
     }
-    if (size > SIZE_MAX - 2 * huge_page) return nullptr;
-    // The block starts on a huge page; its header sits at the end of the page before it.
-    const std::size_t mapped = size + 2 * huge_page;
+    if (size > SIZE_MAX - 2 * map_threshold) return nullptr;
+    // The header takes the first 16 bytes of the mapping (the block stays 16-byte aligned).
+    const std::size_t mapped = size + sizeof(BlockHeader);
     void* base = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) return nullptr;
-    const auto start = (reinterpret_cast<std::uintptr_t>(base) + huge_page) & ~(huge_page - 1);
-    ::madvise(reinterpret_cast<void*>(start), size, MADV_HUGEPAGE);
-    auto* h = reinterpret_cast<BlockHeader*>(start) - 1;
+    auto* h = static_cast<BlockHeader*>(base);
     *h = {base, mapped};
     return h + 1;
 }
 
-void huge_free(void* block) noexcept {
+void page_free(void* block) noexcept {
     if (!block) return;
     const BlockHeader h = *(static_cast<BlockHeader*>(block) - 1);
     if (h.mapped) ::munmap(h.base, h.mapped);

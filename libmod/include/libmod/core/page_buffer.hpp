@@ -1,9 +1,11 @@
 #pragma once
 // A large byte buffer taken straight from the kernel (anonymous mmap), for whole files of tens
-// of megabytes: unlike Bytes (std::vector) it is not zero-filled by a memset over every page,
-// and transparent huge pages are requested for it (madvise), so a 32 MiB buffer costs about 16
-// page faults instead of 8,192. Its bytes read as zero until written (the kernel's guarantee
-// for anonymous memory), so contents never depend on earlier allocations.
+// of megabytes: unlike Bytes (std::vector) it is not zero-filled by a memset over every page
+// (the kernel already gives zeroed pages), and pages never written are never touched (a
+// buffer of zstd's output bound for a patch of kilobytes costs kilobytes). Its bytes read as
+// zero until written, so contents never depend on earlier allocations. Transparent huge pages
+// were tried and left out: on this project's VMs clearing fresh 2 MiB pages made a patch apply
+// up to 2.4x slower at random (doc/benchmarks.md, issue 20).
 
 #include "libmod/core/bytes.hpp"
 
@@ -35,14 +37,15 @@ private:
     void release() noexcept;
     std::uint8_t* data_ = nullptr;
     std::size_t size_ = 0;
-    std::size_t mapped_ = 0;  // bytes mapped (size_ rounded up to a huge page)
-    void* base_ = nullptr;    // the mapping (data_ is its first huge-page-aligned byte)
+    std::size_t mapped_ = 0;  // bytes mapped
+    void* base_ = nullptr;    // the mapping
 };
 
-// malloc/free for libraries that take an allocator (libzstd's ZSTD_customMem): blocks of 2 MiB
-// or more come from the kernel like a PageBuffer (huge pages, no page-by-page faults), smaller
-// ones from malloc. Null when the memory cannot be had. huge_free(nullptr) does nothing.
-void* huge_alloc(std::size_t size) noexcept;
-void huge_free(void* block) noexcept;
+// malloc/free for libraries that take an allocator (libzstd's ZSTD_customMem): blocks of 1 MiB
+// or more are mapped from the kernel like a PageBuffer and given back at once when freed,
+// smaller ones come from malloc. Null when the memory cannot be had. page_free(nullptr) does
+// nothing.
+void* page_alloc(std::size_t size) noexcept;
+void page_free(void* block) noexcept;
 
 }  // namespace mod
