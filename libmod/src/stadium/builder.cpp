@@ -1,15 +1,15 @@
 #include "libmod/stadium/builder.hpp"
 
+#include "builder_bytes.hpp"
+
 #include <algorithm>
 #include <map>
 
 namespace mod::stadium {
 
-namespace {
+using namespace builder_bytes;
 
-[[noreturn]] void usage(const std::string& message) {
-    throw Error(ErrorKind::usage, message, {}, no_offset, "model_builder");
-}
+namespace {
 
 void put32(Bytes& b, std::uint32_t at, std::uint32_t v) { endian::store_be32(&b[at], v); }
 
@@ -180,16 +180,6 @@ std::uint32_t loadtlut_w1(std::uint32_t tile, std::uint32_t count) {
 }  // namespace gbi
 
 // ---- LayoutScript -----------------------------------------------------------------------------
-
-namespace {
-void put_cmd(Bytes& b, std::initializer_list<std::uint8_t> bytes) { b.insert(b.end(), bytes); }
-void put_u16(Bytes& b, std::uint16_t v) {
-    b.resize(b.size() + 2);
-    endian::store_be16(&b[b.size() - 2], v);
-}
-void put_u32(Bytes& b, std::uint32_t v) { put_u16(b, std::uint16_t(v >> 16)); put_u16(b, std::uint16_t(v)); }
-void put_vec(Bytes& b, Vec3s v) { put_u16(b, std::uint16_t(v.x)); put_u16(b, std::uint16_t(v.y)); put_u16(b, std::uint16_t(v.z)); }
-}  // namespace
 
 LayoutScript& LayoutScript::model_header() {
     const auto at = static_cast<std::uint32_t>(bytes_.size());

@@ -1,23 +1,10 @@
 // LayoutScript: the DL nodes with their own transform (0x20, 0x21) and the control-flow
 // commands (0x00, 0x02, 0x03, 0x04) with labels. See builder.hpp.
-#include "libmod/stadium/builder.hpp"
+#include "builder_bytes.hpp"
 
 namespace mod::stadium {
 
-namespace {
-
-[[noreturn]] void usage(const std::string& message) {
-    throw Error(ErrorKind::usage, message, {}, no_offset, "model_builder");
-}
-void put_cmd(Bytes& b, std::initializer_list<std::uint8_t> bytes) { b.insert(b.end(), bytes); }
-void put_u16(Bytes& b, std::uint16_t v) {
-    b.resize(b.size() + 2);
-    endian::store_be16(&b[b.size() - 2], v);
-}
-void put_u32(Bytes& b, std::uint32_t v) { put_u16(b, std::uint16_t(v >> 16)); put_u16(b, std::uint16_t(v)); }
-void put_vec(Bytes& b, Vec3s v) { put_u16(b, std::uint16_t(v.x)); put_u16(b, std::uint16_t(v.y)); put_u16(b, std::uint16_t(v.z)); }
-
-}  // namespace
+using namespace builder_bytes;
 
 LayoutScript& LayoutScript::draw_transformed(std::uint8_t layer, Vec3s degrees, Vec3s translation, DlId dl) {
     const auto at = static_cast<std::uint32_t>(bytes_.size());
