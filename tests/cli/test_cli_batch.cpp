@@ -143,6 +143,7 @@ BOOST_AUTO_TEST_CASE(a_failing_batch_leaves_no_new_folder) {
                       (dir / "new" / "deeper").string(), "-j", "2"});
     BOOST_TEST(r.exit_code == 4, r.err);
     BOOST_TEST(!fs::exists(dir / "new" / "deeper"));
+    BOOST_TEST(!fs::exists(dir / "new"));  // the parent it made too
 }
 
 BOOST_AUTO_TEST_CASE(usage_and_name_clashes_are_refused_before_any_work) {

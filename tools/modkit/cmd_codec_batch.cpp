@@ -119,10 +119,8 @@ int run_batch(const po::variables_map& vm, const Global& g, const BatchStep& ste
         if (!ec) sizes[i] = n;
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
-    // The folder is made once, before the threads, and removed again if the batch fails.
-    std::error_code exists_ec;
-    const bool made_dir = !fs::exists(dir, exists_ec);
-    if (made_dir) mod::create_folder(dir);
+    // The folder (and its missing parents) made once, before the threads; removed again if the batch fails.
+    const auto made_folders = mod::create_folder_recording(dir);
     struct Staged {
         std::size_t in_bytes = 0;
         std::size_t out_bytes = 0;
@@ -158,8 +156,7 @@ int run_batch(const po::variables_map& vm, const Global& g, const BatchStep& ste
         for (auto& s : staged) s.file->commit();
     } catch (...) {
         staged.clear();  // removes every temporary file
-        std::error_code ec;
-        if (made_dir) fs::remove(dir, ec);  // only when empty
+        mod::remove_made_folders(made_folders);  // those this batch made, when empty
         throw;
     }
     if (g.json) {

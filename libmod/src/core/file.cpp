@@ -368,7 +368,7 @@ bool all_zero(const std::uint8_t* p, std::size_t n) noexcept {
 }  // namespace
 
 void PendingOutput::write_sparse(ByteView data) {
-    if (done_ || fd_ < 0) throw Error(ErrorKind::usage, "write after commit", path_.string());
+    if (done_ || fd_ < 0) throw Error(ErrorKind::usage, "write after finish or commit", path_.string());
     const std::uint64_t start = written_;
     std::size_t at = 0;
     // Up to the first aligned block, and whatever follows the last whole one, are written.

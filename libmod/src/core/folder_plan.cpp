@@ -124,6 +124,23 @@ void check_folder_plan(const fs::path& dir, std::span<const FolderFile> plan, st
     }
 }
 
+std::vector<fs::path> create_folder_recording(const fs::path& dir) {
+    // Record the missing folders from the outermost down, then create them.
+    std::vector<fs::path> missing;
+    std::error_code ec;
+    for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+        missing.push_back(p);
+        if (!p.has_relative_path() || p == p.parent_path()) break;
+    }
+    create_folder(dir);
+    return {missing.rbegin(), missing.rend()};
+}
+
+void remove_made_folders(std::span<const fs::path> made) noexcept {
+    std::error_code ec;
+    for (auto it = made.rbegin(); it != made.rend(); ++it) fs::remove(*it, ec);  // only if empty
+}
+
 void write_folder(const fs::path& dir, std::span<const FolderFile> plan,
                   const std::function<ByteView(std::size_t)>& content, std::span<const fs::path> inputs,
                   const std::string& file) {
@@ -131,15 +148,8 @@ void write_folder(const fs::path& dir, std::span<const FolderFile> plan,
     std::vector<fs::path> made_folders;  // outermost first
     std::vector<fs::path> made_files;
     const auto make_folder = [&](const fs::path& folder) {
-        // Record the missing folders from the outermost down, then create them.
-        std::vector<fs::path> missing;
-        std::error_code ec;
-        for (fs::path p = folder; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
-            missing.push_back(p);
-            if (!p.has_relative_path() || p == p.parent_path()) break;
-        }
-        create_folder(folder);
-        made_folders.insert(made_folders.end(), missing.rbegin(), missing.rend());
+        auto made = create_folder_recording(folder);
+        made_folders.insert(made_folders.end(), made.begin(), made.end());
     };
     try {
         make_folder(dir);
@@ -154,7 +164,7 @@ void write_folder(const fs::path& dir, std::span<const FolderFile> plan,
     } catch (...) {
         std::error_code ec;
         for (auto it = made_files.rbegin(); it != made_files.rend(); ++it) fs::remove(*it, ec);
-        for (auto it = made_folders.rbegin(); it != made_folders.rend(); ++it) fs::remove(*it, ec);  // only if empty
+        remove_made_folders(made_folders);
         throw;
     }
 }

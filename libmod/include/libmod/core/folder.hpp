@@ -14,12 +14,19 @@
 #include <span>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace mod {
 
 // Creates `dir` and its missing parents. An existing folder is fine. Throws io naming the path
 // when it cannot: a parent (or `dir` itself) is a file, permission denied, name too long, …
 void create_folder(const std::filesystem::path& dir);
+// create_folder, returning the folders it made (outermost first; empty when `dir` existed),
+// so that a failed all-or-none write can remove them again with remove_made_folders.
+std::vector<std::filesystem::path> create_folder_recording(const std::filesystem::path& dir);
+// Removes `made` (as create_folder_recording returned it) innermost first, each only when
+// empty; errors are ignored (this runs while another error is on its way out).
+void remove_made_folders(std::span<const std::filesystem::path> made) noexcept;
 
 // An io error for a failed file-system operation on `path`: "cannot <action>: <reason>".
 Error io_error(const std::filesystem::path& path, std::string_view action, std::error_code ec);
