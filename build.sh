@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # modkit's one entry point for a fresh Debian 12 machine.
 #   bash build.sh demo   install what is missing, build, and run the demo on the built-in sample data
-#   bash build.sh test   install what is missing, build, and run every test, then again under
-#                        ASan+UBSan in BUILD-san (SANITIZE=0 skips that stage)
-#   bash build.sh build  install what is missing and build only
-#   bash build.sh sanitize  only the ASan+UBSan stage of `test` (build in BUILD-san, run its tests)
+#   bash build.sh test   install what is missing, build, and run every test (and the scalar stage)
+#   bash build.sh build  install what is missing and build everything (benchmarks included)
+#   bash build.sh sanitize  build in BUILD-san with ASan+UBSan and run every test there
+#   bash build.sh scalar    build test_scene and test_shred without the SSE2 fast paths in
+#                        BUILD-scalar and run them (after `test`, whose modkit they call)
+#   (.ci/run runs test, then scalar and sanitize; issue 32)
 # BUILD_DIR (default build/) and JOBS (default: all cores) can be set in the environment.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -38,47 +40,64 @@ install_missing() {
   fi
 }
 
-# $1: ON to build the benchmarks too (they are run by hand, so the test run skips them).
-configure_and_build() {
-  cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DMODKIT_BUILD_BENCH="${1:-ON}" >/dev/null
-  cmake --build "$build_dir" -j "$jobs"
+# ccache as the compiler launcher when it is installed (a second build of the same sources,
+# e.g. the sanitizer or scalar stage after a branch switch, then costs little).
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+# $1: the build folder; the rest: cmake options.
+configure() {
+  local dir=$1
+  shift
+  cmake -S "$here" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
 }
 
-# The sanitizer build (issue 21, doc/fuzzing.md): the library, the CLI and the tests compiled with
-# AddressSanitizer + UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: the first report
-# fails the run) in BUILD-san, then every unit test and every fuzz replay under them (the CLI
-# tests run the sanitized modkit). -O1 keeps the build and the runs short; ccache is the
-# compiler launcher when it is installed. On by default (issue 21); SANITIZE=0 skips it. Its first
-# complete run (`bash build.sh sanitize`, fresh clone, no ccache, 2 cores shared with other
-# builds): 2,894 s user + 418 s system CPU, so about 28 min of wall time on two idle cores.
+# Prints how long a stage took (wall clock), so CI logs show where the time goes.
+stage_start=$SECONDS
+stage_done() {
+  echo "build.sh: $1 took $((SECONDS - stage_start)) s" >&2
+  stage_start=$SECONDS
+}
+
+# The sanitizer stage (issues 21 and 32, doc/fuzzing.md): the library, the CLI and the tests
+# compiled with AddressSanitizer + UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: the
+# first report fails the run) in BUILD-san, then every unit test and every fuzz replay under them
+# (the CLI tests run the sanitized modkit). -O1 keeps the build and the runs short. `bash build.sh
+# sanitize` runs it; .ci/run runs it after `bash build.sh test`.
 sanitizer_tests() {
-  [ "${SANITIZE:-1}" = 1 ] || return 0
-  local san_dir="$build_dir-san" launcher=()
-  command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  local start=$SECONDS
-  cmake -S "$here" -B "$san_dir" -DCMAKE_BUILD_TYPE=Release -DMODKIT_BUILD_BENCH=OFF "${launcher[@]}" \
+  local san_dir="$build_dir-san"
+  configure "$san_dir" -DMODKIT_BUILD_BENCH=OFF \
         -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-        -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" >/dev/null
+        -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG"
   cmake --build "$san_dir" -j "$jobs"
-  local built=$SECONDS
+  stage_done "the sanitizer build"
   # Leaks inside Assimp's library only (tests/fuzz/lsan_assimp.supp); the catalogue at a
   # quarter of its variants (the full set runs in the main build).
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
   UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS="suppressions=$here/tests/fuzz/lsan_assimp.supp" \
   MODKIT_HOSTILE_SCALE=0.25 \
     ctest --test-dir "$san_dir" --output-on-failure -j "$jobs"
-  echo "build.sh: sanitizer build $((built - start)) s, its tests $((SECONDS - built)) s" >&2
+  stage_done "the tests under ASan+UBSan"
 }
 
 case "${1:-}" in
   demo)
+    # Only the two executables: no tests, no benchmarks (issue 32: the demo is the first thing a
+    # newcomer runs).
     install_missing
-    configure_and_build
+    stage_done "installing packages"
+    configure "$build_dir" -DMODKIT_BUILD_TESTS=OFF -DMODKIT_BUILD_BENCH=OFF
+    cmake --build "$build_dir" -j "$jobs" --target modkit
+    stage_done "the build"
     "$build_dir/modkit" demo "$build_dir/demo"
+    stage_done "the demo"
     ;;
   test)
     install_missing "${test_packages[@]}"
-    configure_and_build OFF
+    stage_done "installing packages"
+    configure "$build_dir" -DMODKIT_BUILD_TESTS=ON -DMODKIT_BUILD_BENCH=OFF
+    cmake --build "$build_dir" -j "$jobs"
+    stage_done "the build"
     # The Khronos glTF validator for tests/cli/test_gltf_validator.cpp, project-local (no
     # global install) in BUILD/tools/node_modules.
     if [ ! -f "$build_dir/tools/node_modules/gltf-validator/package.json" ]; then
@@ -86,28 +105,35 @@ case "${1:-}" in
       (cd "$build_dir/tools" && npm install --no-audit --no-fund --prefix . gltf-validator >npm.log 2>&1) ||
         echo "build.sh: npm could not install gltf-validator (see $build_dir/tools/npm.log)" >&2
     fi
+    stage_done "installing the glTF validator"
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+    stage_done "the tests"
+    ;;
+  build)
+    install_missing
+    configure "$build_dir" -DMODKIT_BUILD_TESTS=ON -DMODKIT_BUILD_BENCH=ON
+    cmake --build "$build_dir" -j "$jobs"
+    ;;
+  sanitize)
+    install_missing "${test_packages[@]}"
+    stage_done "installing packages"
+    sanitizer_tests
+    ;;
+  scalar)
+    # Needs the main build's modkit (`bash build.sh test` first); .ci/run runs it.
+    install_missing
     # The layers with SSE2 fast paths, built without them: their tests then check the scalar
     # fallbacks that other machines run.
-    cmake -S "$here" -B "$build_dir-scalar" -DCMAKE_BUILD_TYPE=Release -DMODKIT_BUILD_BENCH=OFF \
-          -DMODKIT_SCALAR_ONLY=ON >/dev/null
+    configure "$build_dir-scalar" -DMODKIT_BUILD_BENCH=OFF -DMODKIT_SCALAR_ONLY=ON
     cmake --build "$build_dir-scalar" -j "$jobs" --target test_scene test_shred
     # (their few command-line cases run the main build's modkit)
     for t in test_scene test_shred; do
       MODKIT_CLI="$build_dir/modkit" "$build_dir-scalar/tests/$t" --log_level=warning --report_level=short
     done
-    sanitizer_tests
-    ;;
-  build)
-    install_missing
-    configure_and_build
-    ;;
-  sanitize)
-    install_missing "${test_packages[@]}"
-    SANITIZE=1 sanitizer_tests
+    stage_done "the scalar stage"
     ;;
   *)
-    echo "usage: bash build.sh demo|test|build|sanitize" >&2
+    echo "usage: bash build.sh demo|test|build|sanitize|scalar" >&2
     exit 1
     ;;
 esac
