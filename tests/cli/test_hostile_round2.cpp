@@ -399,4 +399,31 @@ BOOST_AUTO_TEST_CASE(twenty_thousand_edits_are_checked_for_conflicts_quickly) {
     BOOST_TEST(r.err.find("and 1799 more edits in conflict (only the first 200 are listed)") != std::string::npos, r.err);
 }
 
+// (8) `yay0 decompress --max-size 4294967295` on a stream that declares 0xFFFFFFFF bytes but
+// holds a few: refused at the size word (what the stream can produce at most: every chunk byte
+// a literal, every link halfword a 0x111-byte match), before allocating, under 512 MiB.
+BOOST_AUTO_TEST_CASE(a_yay0_size_word_is_checked_against_the_stream_before_allocating) {
+    TempDir tmp;
+    mod::ByteWriter w(mod::Endian::big);
+    w.string("Yay0");
+    w.u32(0xFFFFFFFFu);  // declared size
+    w.u32(0x14);         // link table at 0x14
+    w.u32(0x18);         // chunk data at 0x18
+    w.u32(0x00000000);   // one mask word: 32 matches
+    w.u32(0x00010001);   // two link halfwords
+    w.u32(0x41424344);   // four chunk bytes
+    mod::write_file_atomic(tmp / "big.yay0", w.take());
+    std::string err;
+    const int code = run_limited({"yay0", "decompress", (tmp / "big.yay0").string(), (tmp / "out.bin").string(),
+                                  "--max-size", "4294967295"},
+                                 512 * 1024, &err);
+    BOOST_TEST(code == 2, err);
+    BOOST_TEST(lines(err) == 1u, err);
+    // 4 literals + 2 matches x 0x111 = 550 bytes at most.
+    BOOST_TEST(err.find("offset 0x4: yay0: declared decompressed size 4294967295 cannot come from this 28-byte stream "
+                        "(at most 550 bytes") != std::string::npos,
+               err);
+    BOOST_TEST(!fs::exists(tmp / "out.bin"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
