@@ -220,6 +220,7 @@ void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads
     }
     if (!out.empty()) throw ManifestError(kind, std::move(out));
 
+    const auto conflicts_start = std::chrono::steady_clock::now();
     // Conflicts: same file and structure, overlapping ranges, one of them exclusive. Each edit
     // in conflict is reported once, against the earliest edit it conflicts with (n edits that all
     // collide give n - 1 lines, not n^2 / 2), and at most max_conflicts lines in all. Near-linear
@@ -293,6 +294,8 @@ void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads
         out.push_back(Diagnostic{"", 0, 0, "", "and " + std::to_string(more) + " more edits in conflict (only the first " +
                                                    std::to_string(max_conflicts) + " are listed)"});
     if (!out.empty()) throw ManifestError(ErrorKind::conflict, std::move(out));
+    b.timings.emplace_back("conflict check",
+                           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - conflicts_start).count());
 }
 
 }  // namespace
@@ -316,11 +319,12 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
     const auto t1 = clock::now();
     plan_all(b, manifests, options.threads);
     const auto t2 = clock::now();
-    b.timings.emplace_back("load", std::chrono::duration<double, std::milli>(t1 - t0).count());
-    b.timings.emplace_back("plan", std::chrono::duration<double, std::milli>(t2 - t1).count());
+    b.timings.insert(b.timings.begin(), {{"load", std::chrono::duration<double, std::milli>(t1 - t0).count()},
+                                         {"plan", std::chrono::duration<double, std::milli>(t2 - t1).count()}});
     ApplyResult result;
     if (options.dry_run) {
         result.plan = std::move(b.plan);
+        result.timings = std::move(b.timings);
         return result;
     }
 
