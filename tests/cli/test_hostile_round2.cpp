@@ -426,4 +426,36 @@ BOOST_AUTO_TEST_CASE(a_yay0_size_word_is_checked_against_the_stream_before_alloc
     BOOST_TEST(!fs::exists(tmp / "out.bin"));
 }
 
+// (10) Temporary files a killed run left (NAME.modkit-tmp.PID.N) are removed by any later
+// writing run, wherever it writes (the dead run's journal lists them), and by `modkit clean`.
+BOOST_AUTO_TEST_CASE(temporaries_of_a_killed_run_are_removed_by_a_later_run_anywhere_and_by_clean) {
+    TempDir tmp;
+    const std::string dead = "4194304";  // PID_MAX_LIMIT: no process can have this PID
+    const fs::path a = tmp / "a", b = tmp / "b", journal = tmp / "pending";
+    const fs::path left = a / ("SAMPLE.DGC.modkit-tmp." + dead + ".0");
+    write_text(left, "half an output");
+    write_text(journal / dead, left.string() + "\n");
+    write_text(b / "in.bin", std::string(1000, 'x'));
+    const char* old = std::getenv("MODKIT_PENDING_DIR");
+    const std::string saved = old ? old : "";
+    ::setenv("MODKIT_PENDING_DIR", journal.c_str(), 1);
+    auto r = run_cli({"yay0", "compress", (b / "in.bin").string(), (b / "in.yay0").string()});  // writes in b/ only
+    BOOST_TEST(r.exit_code == 0, r.err);
+    BOOST_TEST(!fs::exists(left), "a later run elsewhere removed it");
+    BOOST_TEST(!fs::exists(journal / dead));
+    BOOST_TEST(r.err.find(left.filename().string()) != std::string::npos, r.err);  // and said so
+    // modkit clean: by name below a folder (new and old names), files of live processes kept.
+    write_text(a / "deep" / ("x.pak.modkit-tmp." + dead + ".3"), "x");
+    write_text(a / (".y.z64.tmp." + dead + ".1"), "x");
+    write_text(a / "z.modkit-tmp.1.0", "x");  // PID 1 always runs
+    r = run_cli({"clean", a.string()});
+    BOOST_TEST(r.exit_code == 0, r.err);
+    BOOST_TEST(r.out.find("2 stale temporary files removed") != std::string::npos, r.out);
+    BOOST_TEST(!fs::exists(a / "deep" / ("x.pak.modkit-tmp." + dead + ".3")));
+    BOOST_TEST(!fs::exists(a / (".y.z64.tmp." + dead + ".1")));
+    BOOST_TEST(fs::exists(a / "z.modkit-tmp.1.0"));
+    if (old) ::setenv("MODKIT_PENDING_DIR", saved.c_str(), 1);
+    else ::unsetenv("MODKIT_PENDING_DIR");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
