@@ -323,6 +323,28 @@ BOOST_AUTO_TEST_CASE(hostile_streams_are_rejected_with_paths) {
     BOOST_TEST(msg.find("link table truncated") != std::string::npos);
 }
 
+// Issue 34: a large declared size the stream cannot produce is refused at the size word, before
+// the output is allocated, whatever max_decoded allows (here 4 GiB; the stream holds 1 mask word,
+// 2 link halfwords and 4 chunk bytes: at most 4 + 2 x 0x111 = 550 bytes).
+BOOST_AUTO_TEST_CASE(a_large_size_the_stream_cannot_produce_is_refused_before_allocating) {
+    yay0::DecodeOptions any;
+    any.max_decoded = 0xFFFFFFFFull;
+    for (std::uint32_t declared : {0x100001u, 0x7FFFFFFFu, 0xFFFFFFFFu}) {
+        Bytes b = header(declared, 20, 24);
+        ByteWriter w(Endian::big);
+        w.u32(0);
+        w.u16(0x0001);
+        w.u16(0x0001);
+        w.u32(0x41424344);
+        b.insert(b.end(), w.data().begin(), w.data().end());
+        auto e = modtest::catch_error([&] { yay0::decode(b, any); });
+        BOOST_REQUIRE(e);
+        BOOST_TEST((e->kind() == ErrorKind::format));
+        BOOST_TEST(e->offset() == 4u);
+        BOOST_TEST(e->message().find("(at most 550 bytes") != std::string::npos, e->message());
+    }
+}
+
 BOOST_AUTO_TEST_CASE(empty_and_tiny_inputs) {
     for (std::size_t n = 0; n < 6; ++n) {
         Bytes in(n, 0x55);

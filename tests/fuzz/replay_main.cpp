@@ -2,6 +2,11 @@
 // seeded set of mutations of each, so fuzz targets double as regression tests under g++.
 // A target may throw mod::Error (clean rejection); any other escape, crash or sanitizer
 // report fails the run.
+// --memory-limit-mb N bounds the address space (RLIMIT_AS) so that an input making a decoder
+// allocate without bound (a size word of 0xFFFFF800 taken at its word) fails the run with
+// std::bad_alloc instead of passing on a machine with memory to spare. Not under ASan, whose
+// shadow memory needs terabytes of address space (libFuzzer's -rss_limit_mb/-malloc_limit_mb
+// cover that build: doc/fuzzing.md).
 
 #include "libmod/core/error.hpp"
 #include "libmod/core/file.hpp"
@@ -14,6 +19,8 @@
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <sys/resource.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
@@ -77,10 +84,25 @@ std::string expand(std::string line, const std::string& shared, const std::strin
     return line;
 }
 
+bool under_address_sanitizer() {
+#if defined(__SANITIZE_ADDRESS__)
+    return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return true;
+#else
+    return false;
+#endif
+#else
+    return false;
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     int mutations = 0;
+    unsigned long memory_limit_mb = 0;
     std::string seeds_file, shared = ".", build = ".";
     std::vector<fs::path> inputs;
     for (int i = 1; i < argc; ++i) {
@@ -89,6 +111,7 @@ int main(int argc, char** argv) {
         else if (a == "--seeds-file" && i + 1 < argc) seeds_file = argv[++i];
         else if (a == "--shared" && i + 1 < argc) shared = argv[++i];
         else if (a == "--build" && i + 1 < argc) build = argv[++i];
+        else if (a == "--memory-limit-mb" && i + 1 < argc) memory_limit_mb = std::stoul(argv[++i]);
         else inputs.emplace_back(a);
     }
     if (!seeds_file.empty()) {
@@ -109,6 +132,14 @@ int main(int argc, char** argv) {
         }
     }
     std::sort(files.begin(), files.end());
+    if (memory_limit_mb && !under_address_sanitizer()) {
+        const rlim_t bytes = rlim_t(memory_limit_mb) << 20;
+        const rlimit limit{bytes, bytes};
+        if (setrlimit(RLIMIT_AS, &limit) != 0) {
+            std::perror("fuzz replay: setrlimit(RLIMIT_AS)");
+            return 1;
+        }
+    }
     std::size_t runs = 0;
     for (const auto& f : files) {
         auto seed = mod::read_file(f);
@@ -117,6 +148,7 @@ int main(int argc, char** argv) {
         std::uint64_t rng = std::hash<std::string>{}(f.filename().string());
         for (int m = 0; m < mutations; ++m, ++runs) run_one(mutate(seed, rng));
     }
-    std::printf("fuzz replay: %zu inputs from %zu seeds, no crash\n", runs, files.size());
+    std::printf("fuzz replay: %zu inputs from %zu seeds, no crash%s\n", runs, files.size(),
+                memory_limit_mb && !under_address_sanitizer() ? " within the memory limit" : "");
     return files.empty() ? 1 : 0;
 }

@@ -258,4 +258,41 @@ BOOST_AUTO_TEST_CASE(a_file_changed_since_the_report_is_not_drawn_from) {
     BOOST_TEST(clash.exit_code == 3);
 }
 
+// Issue 34 (4): a crafted report.json cannot embed files from outside the base folder: the
+// PNG of a texture edit ("../", absolute, through a symbolic link) is not read; one inside is.
+BOOST_AUTO_TEST_CASE(a_crafted_report_embeds_no_file_from_outside_the_base_folder) {
+    TempDir tmp;
+    const fs::path base = tmp / "base";
+    fs::create_directories(base / "mod");
+    mod::image::RgbaImage picture;
+    picture.width = picture.height = 2;
+    picture.pixels.assign(16, 0x80);
+    const mod::Bytes png = mod::image::write_png(picture);
+    mod::write_file_atomic(tmp / "secret.png", png);
+    mod::write_file_atomic(base / "mod" / "inside.png", png);
+    fs::create_directory_symlink(tmp.path(), base / "mod" / "link");
+    auto report_naming = [](const std::string& manifest, const std::string& png_path) {
+        return R"({"modkit_report": 1, "manifests": [], "inputs": [],
+          "edits": [{"manifest": ")" + manifest + R"(", "id": "t", "op": "texture.replace", "line": 1, "column": 1,
+                     "input": "rom", "summary": "s", "touches": [], "limits": [], "warnings": [],
+                     "result": {"model": 0, "textures": [{"texture": 0, "png": ")" + png_path + R"("}]}}],
+          "outputs": [], "warnings": []})";
+    };
+    mod::manifest::ReportPageOptions o;
+    o.base_dir = base;
+    const std::string abs = (tmp / "secret.png").string();
+    for (const auto& [manifest, path] : std::vector<std::pair<std::string, std::string>>{
+             {"mod/m.json", "../../secret.png"}, {"mod/m.json", abs}, {"../m.json", "secret.png"},
+             {"mod/m.json", "link/secret.png"}, {abs + "/../m.json", "secret.png"}}) {
+        BOOST_TEST_INFO(manifest + " + " + path);
+        const std::string html = mod::manifest::report_page(report_naming(manifest, path), o);
+        BOOST_TEST(count(html, "<img") == 0u);
+        BOOST_TEST((html.find("the base folder") != std::string::npos));
+    }
+    // Inside the base folder it is shown.
+    const std::string html = mod::manifest::report_page(report_naming("mod/m.json", "inside.png"), o);
+    BOOST_TEST(count(html, "<img") == 1u);
+    BOOST_TEST(html.find("asked for: inside.png") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -358,3 +358,57 @@ BOOST_AUTO_TEST_CASE(the_extract_index_reads_back_and_refuses_paths_that_leave_t
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// Issue 34 (1): a chunk size word is capped before anything is allocated. The archive is built
+// byte by byte from doc/formats/totem-archive.md: 0x100-byte notice, u32 chunk size at 0x100,
+// 0x6FC bytes of padding, then one (short) chunk: u32 record count 1, one record (u32 total
+// size, three i32 IDs, payload).
+namespace {
+Bytes lone_short_chunk(Endian e, std::uint32_t chunk_size, std::size_t payload) {
+    mod::ByteWriter w(e);
+    w.fill(0x100);
+    w.u32(chunk_size);
+    w.fill(0x6FC);
+    w.u32(1);
+    w.u32(static_cast<std::uint32_t>(16 + payload));
+    w.i32(name_id("SKIN"));
+    w.i32(name_id("DB:>X.TSKIN"));
+    w.i32(name_id("LVL"));
+    w.bytes(filler(payload, 9));
+    return w.take();
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_chunk_size_word_beyond_the_limit_is_refused_before_allocating) {
+    BOOST_TEST(max_chunk_size == 0x1000000u);  // 16 MiB, as the doc's Limits section says
+    for (Endian e : {Endian::big, Endian::little})
+        for (std::uint32_t word : {0xFFFFF800u, 0xFFFFFFFFu, 0x80000000u, 0x1000800u, 0x1000001u}) {
+            const Bytes bomb = lone_short_chunk(e, word, 10 * 1024 - 0x800 - 20);
+            BOOST_TEST(bomb.size() == 10u * 1024u);
+            auto err = modtest::catch_error([&] { decode(bomb, e); });
+            BOOST_REQUIRE(err);
+            BOOST_TEST((err->kind() == mod::ErrorKind::limit));
+            BOOST_TEST(err->offset() == 0x100u);
+            BOOST_TEST(err->path() == "dgc.header.chunk_size");
+            BOOST_TEST(err->message().find("limit of 0x1000000") != std::string::npos);
+            // Detection does not take the word either: no order explains the file.
+            BOOST_CHECK_THROW(detect_byte_order(bomb), mod::Error);
+        }
+}
+
+BOOST_AUTO_TEST_CASE(an_edit_of_a_lone_short_chunk_writes_at_most_the_limit) {
+    // The largest accepted word: an edit rewrites the short chunk whole (rule 4), 16 MiB.
+    const Bytes at_limit = lone_short_chunk(Endian::big, max_chunk_size, 100);
+    Archive a = decode(at_limit, Endian::big);
+    BOOST_TEST(encode_archive(a) == at_limit);
+    auto items = items_of(a);
+    items[0].record.payload[0] ^= 0xFF;
+    const Bytes edited = encode_archive(repack(a, std::move(items)));
+    BOOST_TEST(edited.size() == 0x800u + max_chunk_size);
+    // A record that needs a chunk beyond the limit is refused (limit), not written.
+    auto grow = items_of(a);
+    grow[0].record.payload.assign(max_chunk_size, 1);
+    auto err = modtest::catch_error([&] { repack(a, grow); });
+    BOOST_REQUIRE(err);
+    BOOST_TEST((err->kind() == mod::ErrorKind::limit));
+}

@@ -4,6 +4,7 @@
 #include "json.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/lock.hpp"
 #include "libmod/manifest/apply.hpp"
 #include "libmod/manifest/catalogue.hpp"
 #include "libmod/manifest/manifest.hpp"
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace modkit {
 namespace {
@@ -80,6 +82,23 @@ void plan_json(Json& j, const mf::Plan& plan) {
     j.end_array();
 }
 
+// The folders two applies writing the same files would share (doc/manifest.md, "Two applies at
+// once"): each manifest's folder, and the folder of each output and report (with --out, where
+// they land). FolderLocks takes the nearest existing folder of one not made yet.
+std::vector<fs::path> folders_to_lock(const std::vector<mf::Manifest>& manifests, const mf::ApplyOptions& o) {
+    std::vector<fs::path> out;
+    auto place = [&](const mf::Manifest& m, const fs::path& p) {
+        return o.out_dir ? *o.out_dir / p.lexically_relative(m.dir) : p;
+    };
+    if (o.out_dir) out.push_back(*o.out_dir);
+    for (const auto& m : manifests) {
+        out.push_back(m.dir);
+        for (const auto& [name, p] : m.outputs) out.push_back(place(m, p).parent_path());
+        if (m.report) out.push_back(place(m, *m.report));
+    }
+    return out;
+}
+
 int run_apply(const po::variables_map& vm, const Global& g) {
     mf::ApplyOptions o;
     o.dry_run = vm.count("dry-run") > 0;
@@ -88,8 +107,15 @@ int run_apply(const po::variables_map& vm, const Global& g) {
     if (vm.count("out")) o.out_dir = fs::path(vm["out"].as<std::string>());
     try {
         const auto manifests = mf::load_manifests(manifest_paths(vm));
+        std::optional<mod::FolderLocks> locks;
+        if (!o.dry_run)
+            locks.emplace(folders_to_lock(manifests, o), vm.count("no-wait") == 0, [](const fs::path& dir) {
+                warn("waiting for another modkit process writing in " + dir.string() + " (it holds the folder's lock)");
+            });
         const mf::ApplyResult r = mf::apply_manifests(manifests, o);
         for (const auto& w : r.warnings) warn(w);
+        if (vm.count("timings"))
+            for (const auto& [step, ms] : r.timings) std::fprintf(stderr, "modkit: timing: %s %.1f ms\n", step.c_str(), ms);
         if (g.json) {
             if (o.dry_run) {
                 Json j;
@@ -159,11 +185,13 @@ void declare_manifests(po::options_description& o, po::positional_options_descri
 }
 
 const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edit in memory, write outputs, patches and a report", {
-    {"apply", "MANIFEST... [--dry-run] [--out DIR] [--threads N] [--json] [-q]",
+    {"apply", "MANIFEST... [--dry-run] [--out DIR] [--timings] [--no-wait] [--threads N] [--json] [-q]",
      "apply one or more mods (conflicts across them are checked before anything runs)",
      [](auto& o, auto& p) {
          declare_manifests(o, p);
          o.add_options()("dry-run", "validate and print the plan; write nothing")(
+             "timings", "print how long each step and edit took on stderr (the report holds no timings)")(
+             "no-wait", "when another modkit process is writing in the same folders, stop (exit 3) instead of waiting")(
              "out", po::value<std::string>(), "write outputs under DIR (keeping their relative paths)");
      },
      run_apply},

@@ -219,14 +219,20 @@ int run_conformance(const po::variables_map& vm, const Global& g) {
 }
 
 // ---- pak ----
-std::string safe_relative(const std::string& name) {
+// An entry name comes from the PAK: a name that would leave the folder is bad input (format,
+// exit 2), not a usage error.
+std::string safe_relative(const std::string& name, const std::string& pak_file) {
     std::string p = name;
     for (auto& c : p)
         if (c == '\\') c = '/';
     fs::path rel(p);
-    if (p.empty() || rel.is_absolute()) usage_error("entry name '" + name + "' is not a safe relative path");
+    if (p.empty() || rel.is_absolute())
+        throw mod::Error(mod::ErrorKind::format, "entry name '" + mod::escape_controls(name) + "' is not a safe relative path",
+                         pak_file);
     for (const auto& part : rel)
-        if (part == "..") usage_error("entry name '" + name + "' escapes the output folder");
+        if (part == "..")
+            throw mod::Error(mod::ErrorKind::format, "entry name '" + mod::escape_controls(name) + "' escapes the folder",
+                             pak_file);
     return p;
 }
 
@@ -302,9 +308,8 @@ int pak_extract(const std::vector<std::string>& args, const Global& g) {
 // folder extracted before there was an index.
 std::vector<std::string> extracted_files(const sh::Pak& pak, const fs::path& dir) {
     const fs::path index = dir / sh::pak_index_file_name;
-    std::error_code ec;
-    if (fs::exists(index, ec)) {
-        const auto bytes = mod::read_file(index);
+    if (mod::exists_in_folder(dir, sh::pak_index_file_name)) {
+        const auto bytes = mod::read_file_in_folder(dir, sh::pak_index_file_name);
         try {
             return sh::read_pak_extract_index(
                 std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), pak, index.string());
@@ -315,7 +320,7 @@ std::vector<std::string> extracted_files(const sh::Pak& pak, const fs::path& dir
         }
     }
     std::vector<std::string> files;
-    for (const auto& e : pak.entries) files.push_back(safe_relative(e.name));
+    for (const auto& e : pak.entries) files.push_back(safe_relative(e.name, pak.file));
     return files;
 }
 
@@ -327,9 +332,8 @@ int pak_repack(const std::vector<std::string>& args, const Global& g) {
     std::vector<std::optional<mod::Bytes>> repl(pak.entries.size());
     std::size_t changed = 0;
     for (std::size_t i = 0; i < pak.entries.size(); ++i) {
-        fs::path f = dir / files[i];
-        if (!fs::exists(f)) continue;
-        auto data = mod::read_file(f);
+        if (!mod::exists_in_folder(dir, files[i])) continue;
+        auto data = mod::read_file_in_folder(dir, files[i]);
         auto old = pak.data(i);
         if (data.size() != old.size() || !std::equal(old.begin(), old.end(), data.begin())) ++changed;
         repl[i] = std::move(data);

@@ -223,7 +223,7 @@ int totem_extract(const po::variables_map& vm, const Global& g) {
 int totem_repack(const po::variables_map& vm, const Global& g) {
     Loaded l = load(vm, true);
     fs::path dir = required(vm, "dir"), out = required(vm, "out");
-    auto index_bytes = mod::read_file(dir / index_file_name);
+    auto index_bytes = mod::read_file_in_folder(dir, index_file_name);
     auto index = read_extract_index(std::string_view(reinterpret_cast<const char*>(index_bytes.data()), index_bytes.size()),
                                     (dir / index_file_name).string());
     std::vector<RepackItem> items;
@@ -233,7 +233,7 @@ int totem_repack(const po::variables_map& vm, const Global& g) {
         r.type_id = it.type_id;
         r.name_id = it.name_id;
         r.subtype_id = it.subtype_id;
-        r.payload = mod::read_file(dir / fs::path(it.file));
+        r.payload = mod::read_file_in_folder(dir, fs::path(it.file));
         items.push_back({std::move(r), it.origin});
         for (const auto& n : it.new_names) new_names += l.names.add(n) ? 1 : 0;
     }

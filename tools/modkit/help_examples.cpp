@@ -32,6 +32,7 @@ const Table& table() {
                         "modkit patch info same.bps"}},
         {"preview", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb",
                      "modkit preview hero.glb hero.png --view front --size 256"}},
+        {"clean", {"modkit clean", "modkit clean game --json"}},
         {"report", {"modkit manifest new pokemon-stadium " + rom + " r.json && modkit apply r.json",
                     "modkit report out/report/report.json page.html"}},
         {"rom info", {"modkit rom info " + rom, "modkit rom info " + rom + " --json"}},

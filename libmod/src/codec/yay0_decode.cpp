@@ -32,6 +32,18 @@ Header read_header(const ByteReader& stream, const DecodeOptions& options) {
     if (h.chunk_offset < h.link_offset || h.chunk_offset > r.size())
         r.fail_at(12, "chunk offset " + hex(h.chunk_offset) + " outside [" + hex(h.link_offset) +
                           ", " + hex(r.size()) + "]");
+    // What the stream can produce at most, before anything is allocated: every chunk byte a
+    // literal and every link halfword a longest match (0x111 bytes), within the mask bits. A
+    // declaration beyond it is refused here when it is large (above 1 MiB: a truncated stream
+    // declaring 4 GiB under --max-size 4294967295 allocated 4 GiB first); a small one is left to
+    // the decoder, whose error names the token that runs out.
+    const std::uint64_t literals = r.size() - h.chunk_offset, matches = (h.chunk_offset - h.link_offset) / 2;
+    const std::uint64_t tokens = std::uint64_t(h.link_offset - header_size) * 8;
+    const std::uint64_t most = std::min(literals + matches * 0x111, tokens * 0x111);
+    if (h.decompressed_size > most && h.decompressed_size > (1u << 20))
+        r.fail_at(4, "declared decompressed size " + std::to_string(h.decompressed_size) + " cannot come from this " +
+                         std::to_string(r.size()) + "-byte stream (at most " + std::to_string(most) +
+                         " bytes: truncated or not Yay0)");
     return h;
 }
 

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 namespace mod {
@@ -31,14 +32,17 @@ struct FdCloser {
     }
 };
 
-constexpr std::string_view temporary_infix = ".tmp.";
+// NAME.modkit-tmp.PID.N: visible, beside its output, and named so that `modkit clean` or a
+// search for "*.modkit-tmp.*" finds it. Before issue 34 the name was .NAME.tmp.PID.N (hidden);
+// the sweeps still recognise that one.
+constexpr std::string_view temporary_infix = ".modkit-tmp.";
+constexpr std::string_view legacy_infix = ".tmp.";
 
 std::string temporary_name(const fs::path& target) {
     static std::atomic<unsigned> counter{0};
     // Appended piece by piece: GCC 12 warns (-Wrestrict, a known false positive) on
     // "literal" + std::string chains.
-    std::string name = ".";
-    name += target.filename().string();
+    std::string name = target.filename().string();
     name += temporary_infix;
     name += std::to_string(::getpid());
     name += '.';
@@ -153,9 +157,10 @@ std::function<void(const fs::path&)>& stale_notifier() {
     return notify;
 }
 
-// The PID of a name `.NAME.tmp.PID.N` (NAME non-empty, PID and N decimal), 0 for other names.
+// The PID of a name `NAME.modkit-tmp.PID.N` or (before issue 34) `.NAME.tmp.PID.N` (NAME
+// non-empty, PID and N decimal), 0 for other names.
 pid_t temporary_owner(const std::string& name) {
-    if (name.size() < 2 || name[0] != '.') return 0;
+    if (name.size() < 2) return 0;
     const auto digits_before = [&](std::size_t end) {  // start of the digit run ending at end
         std::size_t b = end;
         while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9') --b;
@@ -166,9 +171,11 @@ pid_t temporary_owner(const std::string& name) {
     const std::size_t pid_end = n_start - 1;
     const std::size_t pid_start = digits_before(pid_end);
     if (pid_start == pid_end || pid_end - pid_start > 9) return 0;
-    if (pid_start < temporary_infix.size() + 1 ||
-        name.compare(pid_start - temporary_infix.size(), temporary_infix.size(), temporary_infix) != 0)
-        return 0;
+    const auto ends_pid = [&](std::string_view infix, std::size_t name_start) {
+        return pid_start >= infix.size() + name_start + 1 &&
+               name.compare(pid_start - infix.size(), infix.size(), infix) == 0;
+    };
+    if (!ends_pid(temporary_infix, 0) && !(name[0] == '.' && ends_pid(legacy_infix, 1))) return 0;
     return static_cast<pid_t>(std::stol(name.substr(pid_start, pid_end - pid_start)));
 }
 
@@ -197,7 +204,122 @@ void sweep_once(const fs::path& dir) {
         if (stale_notifier()) stale_notifier()(removed);
 }
 
+// ---- the journal of temporary files: any later run can remove what a killed one left --------
+// Each process that writes appends the path of each temporary file it creates to its own
+// journal, PENDING/PID (PENDING: $MODKIT_PENDING_DIR, else $XDG_STATE_HOME/modkit/pending,
+// else ~/.local/state/modkit/pending), and removes the journal when it exits normally. The
+// first write of a later process, and `modkit clean`, read the journals of processes that no
+// longer run and remove the temporary files they list (still there, still named like ours with
+// that PID, regular, ours). Best effort: without a writable home the journal is skipped, and
+// the per-folder sweep remains.
+
+fs::path pending_dir() {
+    if (const char* d = std::getenv("MODKIT_PENDING_DIR"); d && *d) return d;
+    if (const char* d = std::getenv("XDG_STATE_HOME"); d && *d) return fs::path(d) / "modkit" / "pending";
+    if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".local" / "state" / "modkit" / "pending";
+    return {};
+}
+
+std::mutex journal_mutex;
+int journal_fd = -1;  // -1 not yet made, -2 none in this process
+pid_t journal_pid = 0;  // the process the journal belongs to (a forked child makes its own)
+fs::path journal_path;
+
+void remove_own_journal() {
+    if (journal_pid != ::getpid()) return;
+    if (journal_fd >= 0) ::close(journal_fd), journal_fd = -1;
+    if (!journal_path.empty()) ::unlink(journal_path.c_str());
+}
+
+// Removes the temporaries a dead process's journal lists, then the journal.
+void replay_journal(const fs::path& journal, pid_t pid, std::vector<fs::path>& removed) {
+    std::FILE* f = std::fopen(journal.c_str(), "r");
+    if (!f) return;
+    char line[slot_path_bytes + 2];
+    while (std::fgets(line, sizeof line, f)) {
+        std::string p = line;
+        if (!p.empty() && p.back() == '\n') p.pop_back();
+        const fs::path tmp(p);
+        if (p.empty() || temporary_owner(tmp.filename().string()) != pid) continue;
+        struct stat st {};
+        if (::lstat(tmp.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) continue;
+        if (::unlink(tmp.c_str()) == 0) removed.push_back(tmp);
+    }
+    std::fclose(f);
+    ::unlink(journal.c_str());
+}
+
+std::vector<fs::path> replay_dead_journals() {
+    std::vector<fs::path> removed;
+    const fs::path dir = pending_dir();
+    if (dir.empty()) return removed;
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const pid_t pid = static_cast<pid_t>(std::stol(name));
+        // Our own PID's journal before we wrote one is an earlier process's (the PID came back).
+        if (pid != ::getpid() ? process_runs(pid) : journal_fd >= 0) continue;
+        replay_journal(it->path(), pid, removed);
+    }
+    return removed;
+}
+
+// Appends `tmp` to this process's journal (made, after replaying dead ones, on first use).
+void journal_temporary(const fs::path& tmp) {
+    std::lock_guard lock(journal_mutex);
+    if (journal_fd != -1 && journal_pid != ::getpid()) {  // forked: the parent's journal is not ours
+        if (journal_fd >= 0) ::close(journal_fd);
+        journal_fd = -1;
+        journal_path.clear();
+    }
+    if (journal_fd == -2) return;  // no journal in this process
+    if (journal_fd < 0) {
+        journal_pid = ::getpid();
+        for (const auto& p : replay_dead_journals())
+            if (stale_notifier()) stale_notifier()(p);
+        const fs::path dir = pending_dir();
+        std::error_code ec;
+        if (dir.empty() || (fs::create_directories(dir, ec), ec)) {
+            journal_fd = -2;
+            return;
+        }
+        journal_path = dir / std::to_string(::getpid());
+        journal_fd = ::open(journal_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+        if (journal_fd < 0) {
+            journal_fd = -2;
+            journal_path.clear();
+            return;
+        }
+        static const bool registered = (std::atexit(remove_own_journal), true);
+        (void)registered;
+    }
+    std::string line = fs::absolute(tmp).lexically_normal().string();
+    line += '\n';
+    if (::write(journal_fd, line.data(), line.size()) < 0) {
+        // Best effort: the per-folder sweep still finds it.
+    }
+}
+
 }  // namespace
+
+std::vector<fs::path> clean_stale_temporaries(std::span<const fs::path> folders) {
+    std::vector<fs::path> removed;
+    {
+        std::lock_guard lock(journal_mutex);
+        removed = replay_dead_journals();
+    }
+    for (const auto& folder : folders) {
+        for (auto& p : sweep_stale_temporaries(folder)) removed.push_back(std::move(p));
+        std::error_code ec;
+        fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
+        for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+            if (it->is_directory(ec) && !it->is_symlink(ec))
+                for (auto& p : sweep_stale_temporaries(it->path())) removed.push_back(std::move(p));
+    }
+    return removed;
+}
 
 namespace {
 // Opens `path`, checks it is a regular file of at most max_size bytes, makes the buffer with
@@ -317,6 +439,7 @@ PendingOutput::PendingOutput(const fs::path& path, std::span<const fs::path> inp
     sweep_once(dir);
     tmp_ = dir / temporary_name(path);
     // Registered before it exists, so there is no moment when it exists unregistered.
+    journal_temporary(tmp_);
     slot_ = register_temporary(tmp_);
     fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     // Named after the output the user asked for (the temporary name means nothing to them).

@@ -1,5 +1,9 @@
 #include "libmod/core/folder.hpp"
 
+#include "libmod/core/file.hpp"
+
+#include <sys/stat.h>
+
 namespace mod {
 
 namespace fs = std::filesystem;
@@ -10,6 +14,43 @@ std::string reason(std::error_code ec) {
     return text.empty() ? "error " + std::to_string(ec.value()) : text;
 }
 }  // namespace
+
+namespace {
+// Throws format for an absolute `relative`, a ".." part, or a part below `folder` that is a
+// symbolic link (checked up to the first part that does not exist).
+void check_inside(const fs::path& folder, const fs::path& relative) {
+    const std::string text = relative.string();
+    if (relative.empty() || relative.is_absolute() || text[0] == '/')
+        throw Error(ErrorKind::format, "\"" + escape_controls(text) + "\" is not a path inside the folder " + folder.string(),
+                    (folder / relative).string());
+    fs::path at = folder;
+    for (const auto& part : relative) {
+        if (part == "..")
+            throw Error(ErrorKind::format, "\"" + escape_controls(text) + "\" leaves the folder " + folder.string() + " (\"..\")",
+                        (folder / relative).string());
+        if (part.empty() || part == ".") continue;
+        at /= part;
+        struct stat st;
+        if (::lstat(at.c_str(), &st) != 0) return;
+        if (S_ISLNK(st.st_mode))
+            throw Error(ErrorKind::format,
+                        "is a symbolic link; files of " + folder.string() +
+                            " are read only inside it (a link could lead anywhere, so links are refused)",
+                        at.string());
+    }
+}
+}  // namespace
+
+Bytes read_file_in_folder(const fs::path& folder, const fs::path& relative, std::uint64_t max_size) {
+    check_inside(folder, relative);
+    return read_file(folder / relative, max_size);
+}
+
+bool exists_in_folder(const fs::path& folder, const fs::path& relative) {
+    check_inside(folder, relative);
+    struct stat st;
+    return ::lstat((folder / relative).c_str(), &st) == 0;
+}
 
 Error io_error(const fs::path& path, std::string_view action, std::error_code ec) {
     return Error(ErrorKind::io, "cannot " + std::string(action) + ": " + reason(ec), path.string());

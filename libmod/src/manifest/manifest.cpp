@@ -54,6 +54,8 @@ std::string lower(std::string s) {
 
 // A path may not be absolute, climb with "..", or (through a symlink) lead outside `dir`.
 std::string path_problem(const std::string& text, const fs::path& dir) {
+    // JSON allows "\u0000"; a C path would end there (out/x\u0000.DGC would write out/x).
+    if (text.find('\0') != std::string::npos) return "holds a NUL byte (\\u0000), which no file name can";
     const fs::path p(text);
     if (p.is_absolute() || (!text.empty() && text[0] == '/')) return "is absolute; paths are relative to the manifest's folder";
     for (const auto& part : p)
@@ -66,6 +68,52 @@ std::string path_problem(const std::string& text, const fs::path& dir) {
     auto rel = full.lexically_relative(base);
     if (rel.empty() || *rel.begin() == "..") return "leads outside the manifest's folder through a symbolic link";
     return {};
+}
+
+// A path as one comparable key: lexically normal, '/'-separated, ASCII case folded (two names
+// that differ only in case are one file on Windows and macOS).
+std::string fold_case(const fs::path& p) { return lower(p.lexically_normal().generic_string()); }
+
+// Every file this manifest writes (outputs, their patches, the report's report.json and
+// report.html), each with the field that names it: two on one path (case folded), or one
+// where another needs a folder, is reported against both fields before anything is done.
+void output_collisions(const Manifest& m, std::vector<Diagnostic>& out) {
+    struct Written {
+        std::string pointer, what;
+        fs::path path;
+    };
+    std::vector<Written> files;
+    for (const auto& [name, outp] : m.outputs) {
+        files.push_back({pointer_join("/outputs", name), "the output", outp});
+        for (std::size_t i = 0; i < m.patches.size(); ++i)
+            files.push_back({pointer_join("/outputs/patches", i), "the " + m.patches[i] + " patch of outputs." + name,
+                             fs::path(outp.string() + "." + m.patches[i])});
+    }
+    if (m.report)
+        for (const char* page : {"report.json", "report.html"})
+            files.push_back({"/outputs/report", std::string("the report's ") + page, *m.report / page});
+    auto shown = [&](const fs::path& p) { return p.lexically_relative(m.dir).generic_string(); };
+    std::map<std::string, std::size_t> by_key;
+    std::set<std::string> said;
+    auto report = [&](const Written& a, const Written& b, const std::string& why) {
+        if (!said.insert(a.pointer + "\n" + b.pointer + "\n" + why).second) return;
+        out.push_back(m.at(a.pointer, a.what + " (" + shown(a.path) + ") " + why + " " + b.what + " (" + shown(b.path) +
+                                          ", " + detail::display_path(b.pointer) + "): every output needs a path of its own"));
+    };
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        auto [it, fresh] = by_key.emplace(fold_case(files[i].path), i);
+        if (fresh) continue;
+        const Written& first = files[it->second];
+        report(files[i], first, first.path.lexically_normal() == files[i].path.lexically_normal()
+                                    ? "is the same file as"
+                                    : "differs only in case from (one file on Windows and macOS)");
+    }
+    for (const auto& f : files)
+        for (fs::path up = f.path.lexically_normal().parent_path(); !up.empty() && up != up.parent_path();
+             up = up.parent_path()) {
+            const auto it = by_key.find(fold_case(up));
+            if (it != by_key.end()) report(f, files[it->second], "needs a folder where there is");
+        }
 }
 
 void semantic_checks(Manifest& m, std::vector<Diagnostic>& out) {
@@ -160,14 +208,16 @@ void semantic_checks(Manifest& m, std::vector<Diagnostic>& out) {
     for (const auto& p : detail::path_values(*m.source)) {
         const auto* v = rapidjson::Pointer(p.c_str()).Get(doc);
         if (!v || !v->IsString()) continue;
-        const std::string problem = path_problem(v->GetString(), m.dir);
-        if (!problem.empty()) out.push_back(m.at(p, "\"" + std::string(v->GetString()) + "\" " + problem));
+        const std::string text(v->GetString(), v->GetStringLength());
+        const std::string problem = path_problem(text, m.dir);
+        if (!problem.empty()) out.push_back(m.at(p, "\"" + escape_controls(text) + "\" " + problem));
     }
     for (const auto& [name, outp] : m.outputs)
         for (const auto& i : m.inputs)
-            if (fs::path(outp).lexically_normal() == fs::path(i.path).lexically_normal())
+            if (fold_case(outp) == fold_case(i.path))
                 out.push_back(m.at(pointer_join("/outputs", name), "the output is the input \"" + i.name +
                                                                        "\": inputs are never overwritten"));
+    output_collisions(m, out);
 }
 
 Manifest build(std::shared_ptr<JsonSource> src, const fs::path& file, const fs::path& dir) {
@@ -247,8 +297,9 @@ void lenient_checks(const JsonSource& src, const fs::path& dir, std::vector<Diag
     for (const auto& p : detail::path_values(src)) {
         const auto* v = rapidjson::Pointer(p.c_str()).Get(d);
         if (!v || !v->IsString()) continue;
-        const std::string problem = path_problem(v->GetString(), dir);
-        if (!problem.empty()) out.push_back(src.at(p, "\"" + std::string(v->GetString()) + "\" " + problem));
+        const std::string text(v->GetString(), v->GetStringLength());
+        const std::string problem = path_problem(text, dir);
+        if (!problem.empty()) out.push_back(src.at(p, "\"" + escape_controls(text) + "\" " + problem));
     }
 }
 

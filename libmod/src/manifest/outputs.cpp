@@ -13,6 +13,8 @@
 #include "libmod/core/rapidjson.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 
 namespace mod::manifest::detail {
 
@@ -86,6 +88,7 @@ void add_report_pages(std::vector<Product>& products, ApplyResult& result, const
     for (const auto& [k, f] : b.files) memory[f.path.lexically_normal().string()] = &f.original;
     for (const auto& p : products) memory[p.path.lexically_normal().string()] = &p.bytes;
     ReportPageOptions options;
+    options.confine_to_base = false;  // the report apply has just made, naming only its own files
     options.read = [&memory](const std::string& path) -> std::optional<Bytes> {
         const auto it = memory.find(path);
         return it == memory.end() ? std::nullopt : std::optional<Bytes>(*it->second);
@@ -98,6 +101,29 @@ void add_report_pages(std::vector<Product>& products, ApplyResult& result, const
         products.push_back({path, "report", "", "", Bytes(page.begin(), page.end())});
         result.written.push_back({path, "report", page.size(), ""});
     }
+}
+
+// Validation checks each manifest's outputs; this checks the build's (several manifests, and
+// --out-dir): two files on one path (ASCII case folded: one file on Windows and macOS) or one
+// file where another needs a folder is a conflict, before anything is written.
+void check_product_paths(const std::vector<Product>& products) {
+    auto key = [](const fs::path& p) {
+        std::string s = p.lexically_normal().generic_string();
+        for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    std::map<std::string, const Product*> by_key;
+    for (const auto& p : products) {
+        auto [it, fresh] = by_key.emplace(key(p.path), &p);
+        if (!fresh)
+            throw Error(ErrorKind::conflict, "the " + p.role + " " + p.path.string() + " and the " + it->second->role + " " +
+                                                 it->second->path.string() + " are one file (names compared ignoring case)");
+    }
+    for (const auto& p : products)
+        for (fs::path up = p.path.lexically_normal().parent_path(); !up.empty() && up != up.parent_path(); up = up.parent_path())
+            if (const auto it = by_key.find(key(up)); it != by_key.end())
+                throw Error(ErrorKind::conflict, "the " + p.role + " " + p.path.string() + " needs a folder where the " +
+                                                     it->second->role + " " + it->second->path.string() + " is a file");
 }
 
 }  // namespace
@@ -182,7 +208,8 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             warnings.PushBack(str(a, p.id + ": " + x), a);
             result.warnings.push_back(p.id + ": " + x);
         }
-        o.AddMember("warnings", w, a).AddMember("ms", r.ms, a);
+        o.AddMember("warnings", w, a);
+        result.timings.emplace_back("edit " + p.id, r.ms);
         edits.PushBack(o, a);
     }
     doc.AddMember("edits", edits, a);
@@ -200,9 +227,8 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
     }
     doc.AddMember("outputs", outs, a);
     doc.AddMember("warnings", warnings, a);
-    Value timings(rapidjson::kObjectType);
-    for (const auto& [k, v] : b.timings) timings.AddMember(str(a, k), Value(v), a);
-    doc.AddMember("timings_ms", timings, a);
+    // No timings in the report: same inputs give the same bytes (they go to ApplyResult::timings).
+    result.timings.insert(result.timings.begin(), b.timings.begin(), b.timings.end());
 
     rapidjson::StringBuffer sb;
     rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(sb);
@@ -214,7 +240,8 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             fs::path dir = *m.report;
             if (options.out_dir) dir = *options.out_dir / dir.lexically_relative(m.dir);
             const fs::path p = dir / "report.json";
-            if (std::none_of(products.begin(), products.end(), [&](const Product& x) { return x.path == p; })) {
+            // Several manifests may name one report folder (one report); an output there is a collision.
+            if (std::none_of(products.begin(), products.end(), [&](const Product& x) { return x.path == p && x.role == "report"; })) {
                 products.push_back({p, "report", "", "", Bytes(result.report_json.begin(), result.report_json.end())});
                 result.written.push_back({p, "report", result.report_json.size(), ""});
             }
@@ -233,6 +260,7 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             if (v && v->IsString()) read.push_back(m.dir / v->GetString());
         }
     }
+    check_product_paths(products);
     Stage stage(std::move(read));
     for (const auto& p : products) stage.add(p.path, p.bytes);
     stage.commit();

@@ -146,7 +146,7 @@ void edit_section(Section& s, const Json& edit, std::size_t index) {
               "]</span></h2>\n<p>" + esc(text_of(edit, "summary")) + "<br><span class=\"note\">" +
               esc(text_of(edit, "manifest")) + ":" + std::to_string(u64_of(edit, "line").value_or(0)) + ":" +
               std::to_string(u64_of(edit, "column").value_or(0)) + ", input " + esc(text_of(edit, "input")) + " (" +
-              esc(Files::input_of(edit)) + "), " + fixed(number_of(edit, "ms").value_or(0), 1) + " ms</span></p>\n";
+              esc(Files::input_of(edit)) + ")</span></p>\n";
     if (const Json* w = member(edit, "warnings"); w && w->IsArray())
         for (const auto& x : w->GetArray())
             if (x.IsString()) s.html += "<p class=\"edit-warn\">warning: " + esc(x.GetString()) + "</p>\n";
@@ -210,12 +210,6 @@ std::string report_page(const std::string& report_json, const ReportPageOptions&
         for (const auto& e : edits->GetArray()) edit_section(s, e, i++);
     }
     file_tables(html, doc);
-    if (const Json* t = member(doc, "timings_ms"); t && t->IsObject()) {
-        html += "<p class=\"note\">timings:";
-        for (const auto& m : t->GetObject())
-            if (m.value.IsNumber()) html += " " + esc(m.name.GetString()) + " " + fixed(m.value.GetDouble(), 1) + " ms;";
-        html += "</p>\n";
-    }
     html += "<p class=\"note\">Made by modkit from report.json. Self-contained: every picture is inside this file.</p>\n"
             "</body>\n</html>\n";
     return html;

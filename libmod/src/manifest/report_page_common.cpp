@@ -132,6 +132,18 @@ std::string Files::input_of(const Json& edit) {
     return {};
 }
 
+std::string Files::outside_base(const fs::path& p) const {
+    std::error_code ec;
+    const fs::path base = fs::weakly_canonical(options_.base_dir.empty() ? fs::path(".") : options_.base_dir, ec);
+    if (ec) return "the base folder cannot be resolved: " + ec.message();
+    const fs::path full = fs::weakly_canonical(p.is_absolute() ? p : base / p, ec);
+    if (ec) return "cannot be resolved: " + ec.message();
+    const fs::path rel = full.lexically_relative(base);
+    if (rel.empty() || *rel.begin() == "..")
+        return "leads outside the base folder " + base.string() + "; the page reads files inside it only";
+    return {};
+}
+
 std::shared_ptr<const Bytes> Files::load(const std::string& path, const std::string& sha1_hex, std::string* why) {
     const std::string key = path + "\n" + sha1_hex;
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
@@ -145,6 +157,9 @@ std::shared_ptr<const Bytes> Files::load(const std::string& path, const std::str
         if (options_.read) bytes = options_.read(path);
         if (!bytes) {
             fs::path p(path);
+            if (options_.confine_to_base) {
+                if (const std::string why_not = outside_base(p); !why_not.empty()) throw Error(ErrorKind::format, why_not);
+            }
             if (p.is_relative() && !options_.base_dir.empty()) p = options_.base_dir / p;
             bytes = read_file(p);
         }

@@ -54,6 +54,8 @@ public:
 
 private:
     std::shared_ptr<const Bytes> load(const std::string& path, const std::string& sha1, std::string* why);
+    // Why `path` (as the report writes it) may not be read under confine_to_base; empty: it may.
+    std::string outside_base(const std::filesystem::path& path) const;
     const ReportPageOptions& options_;
     std::map<std::string, std::string> sha1_;            // path -> expected sha1
     std::map<std::string, std::string> output_of_;       // input path -> output path

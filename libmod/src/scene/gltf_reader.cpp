@@ -3,6 +3,7 @@
 
 #include "libmod/core/error.hpp"
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/core/rapidjson.hpp"
 
 #include <rapidjson/document.h>
@@ -89,7 +90,7 @@ struct Reader {
         if (base_dir.empty()) fail(at + " refers to an external file, which cannot be read from memory");
         if (uri.find("..") != std::string::npos || uri.find(':') != std::string::npos || uri.starts_with("/"))
             fail(at + ".uri '" + uri + "' leaves the file's folder");
-        return read_file(base_dir / uri, max_bytes);
+        return read_file_in_folder(base_dir, uri, max_bytes);  // refuses a symbolic link in the way
     }
 
     Bytes decode_base64(std::string_view text, const std::string& at) const {

@@ -200,7 +200,7 @@ ExtractSummary extract_archive(const StadiumRom& rom, const Archive& a, const fs
 
 std::vector<Replacement> read_extracted(const Archive& a, const fs::path& dir) {
     const fs::path index_file = dir / "index.json";
-    Bytes text = read_file(index_file, 64u << 20);
+    Bytes text = read_file_in_folder(dir, "index.json", 64u << 20);
     rapidjson::Document doc;
     doc.Parse(reinterpret_cast<const char*>(text.data()), text.size());
     if (doc.HasParseError() || !doc.IsObject()) bad_index(index_file, "not a JSON object");
@@ -227,7 +227,7 @@ std::vector<Replacement> read_extracted(const Archive& a, const fs::path& dir) {
         const std::string name = get_str(e, "file", index_file, where);
         if (name.find("..") != std::string::npos || name.empty() || name.front() == '/')
             bad_index(index_file, where + ".file: must be a relative path inside the folder");
-        Bytes content = read_file(dir / name, 64u << 20);
+        Bytes content = read_file_in_folder(dir, name, 64u << 20);
         if (sha1_hex(content) != get_str(e, "content_sha1", index_file, where)) {
             check_replacement(a, i, content, dir / name);
             out.push_back({i, std::move(content)});

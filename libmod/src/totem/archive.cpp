@@ -52,7 +52,7 @@ int order_score(ByteView data, Endian e) {
     ByteReader r(data, e);
     const std::uint32_t chunk = r.u32_at(legal_notice_size);
     const std::size_t body = data.size() - header_size;
-    if (chunk == 0) return -1;
+    if (chunk == 0 || chunk > max_chunk_size) return -1;
     int score = 0;
     if (body == 0) return chunk % chunk_granularity == 0 ? 1 : 0;
     if (chunk > body) {
@@ -92,7 +92,7 @@ ByteOrderDetection detect_byte_order(ByteView data, std::optional<Platform> hint
         // size alone is plausible, so that decoding reports the precise broken record.
         auto plausible = [&](Endian e) {
             const std::uint32_t c = ByteReader(data, e).u32_at(legal_notice_size);
-            return c != 0 && c % chunk_granularity == 0 && c <= data.size() - header_size;
+            return c != 0 && c % chunk_granularity == 0 && c <= data.size() - header_size && c <= max_chunk_size;
         };
         const bool pb = plausible(Endian::big), pl = plausible(Endian::little);
         if (!hint && pb == pl)
@@ -133,6 +133,11 @@ Archive decode_archive(const ByteReader& in) {
     if (a.chunk_size < chunk_header_size)
         r.fail_at_path(legal_notice_size, ".header.chunk_size",
                        "chunk size " + std::to_string(a.chunk_size) + " cannot hold a chunk header");
+    if (a.chunk_size > max_chunk_size)
+        r.fail_at_path(legal_notice_size, ".header.chunk_size",
+                       "chunk size " + hex(a.chunk_size) + " is larger than the limit of " + hex(max_chunk_size) +
+                           " (16 MiB; doc/formats/totem-archive.md, Limits): refused before allocating",
+                       ErrorKind::limit);
     std::size_t pos = header_size;
     for (std::size_t ci = 0; pos < r.size(); ++ci) {
         const std::size_t len = std::min<std::size_t>(a.chunk_size, r.size() - pos);

@@ -17,8 +17,10 @@ bool same_record(const Record& a, const Record& b) {
 // Smallest multiple of the granularity holding a chunk header and the record.
 std::uint32_t chunk_size_for(std::uint64_t record_size) {
     const std::uint64_t need = align_up(chunk_header_size + record_size, chunk_granularity);
-    if (need > 0xFFFFFFFFu) throw Error(ErrorKind::limit, "a record of " + std::to_string(record_size) +
-                                                              " bytes does not fit any chunk size");
+    if (need > max_chunk_size)
+        throw Error(ErrorKind::limit, "a record of " + std::to_string(record_size) + " bytes needs a chunk of " +
+                                          std::to_string(need) + " bytes, more than the limit of " + hex(max_chunk_size) +
+                                          " (16 MiB; doc/formats/totem-archive.md, Limits)");
     return static_cast<std::uint32_t>(need);
 }
 

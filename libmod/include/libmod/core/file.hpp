@@ -4,11 +4,13 @@
 // Inputs are never modified: write_file_atomic refuses an output that is the same file as any
 // listed input (an input folder stands for every file below it), refuses an output that exists
 // and is not a regular file (a symlink, device, FIFO, socket or folder is never replaced),
-// writes to a temporary file `.NAME.tmp.PID.N` in the destination folder and renames it over
-// the destination only after every byte is written, so a failure never leaves a half file.
-// The temporary file is also removed when the process gets SIGINT, SIGTERM or SIGHUP, and
-// temporary files of that pattern left by a process that no longer runs (SIGKILL, power loss)
-// are swept from an output folder the first time the process writes there.
+// writes to a temporary file `NAME.modkit-tmp.PID.N` in the destination folder and renames it
+// over the destination only after every byte is written, so a failure never leaves a half file.
+// The temporary file is also removed when the process gets SIGINT, SIGTERM or SIGHUP. One left
+// by a process that no longer runs (SIGKILL, power loss) is removed by a later process: the
+// first time it writes in that folder (a sweep of the folder), and wherever it writes (each
+// process lists its temporaries in a journal under ~/.local/state/modkit/pending, which the next
+// writer reads), and by `modkit clean` (doc/architecture.md, "Temporary files").
 
 #include "libmod/core/bytes.hpp"
 #include "libmod/core/page_buffer.hpp"
@@ -91,11 +93,16 @@ private:
     bool done_ = false;
 };
 
-// Removes from `folder` the regular files named like our temporary files (`.NAME.tmp.PID.N`,
-// PID and N decimal) that belong to this user and whose process no longer runs, and returns
+// Removes from `folder` the regular files named like our temporary files (`NAME.modkit-tmp.PID.N`,
+// and `.NAME.tmp.PID.N` of modkit before issue 34; PID and N decimal) that belong to this user and whose process no longer runs, and returns
 // their paths. Files of a running process (this one included), other names, symlinks and
 // folders are left alone. A folder that cannot be listed gives an empty list.
 std::vector<std::filesystem::path> sweep_stale_temporaries(const std::filesystem::path& folder);
+
+// `modkit clean`: removes the stale temporary files listed in the journals of processes that no
+// longer run (wherever they are), then those in each of `folders` and the folders below them
+// (symbolic links not followed), by the rules of sweep_stale_temporaries. Returns their paths.
+std::vector<std::filesystem::path> clean_stale_temporaries(std::span<const std::filesystem::path> folders);
 
 // Called with each file write_file_atomic's sweep removed (the CLI warns); none by default.
 // Set it once at start-up: it is not synchronised with running writes.

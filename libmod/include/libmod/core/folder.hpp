@@ -33,6 +33,20 @@ Error io_error(const std::filesystem::path& path, std::string_view action, std::
 // The same for a filesystem_error (names its first path, or both when it has two).
 Error io_error(const std::filesystem::filesystem_error& e);
 
+// ---- Reading a folder someone else made (an extraction folder given back to repack) -------
+// A file an index names is read only from inside the folder: an absolute path, a ".." part
+// and a symbolic link anywhere below `folder` (the folder itself may be one: the user named it)
+// are refused (format, naming the path), as `apply` refuses a manifest path that leaves its
+// folder. Checked component by component with lstat just before the file is read.
+
+// The bytes of `folder`/`relative`. Throws format as above, io when it cannot be read, limit
+// when larger than max_size.
+Bytes read_file_in_folder(const std::filesystem::path& folder, const std::filesystem::path& relative,
+                          std::uint64_t max_size = std::uint64_t(1) << 32);
+// Whether `folder`/`relative` exists (as a file or anything else that is not a symbolic link);
+// throws format for the same paths read_file_in_folder refuses.
+bool exists_in_folder(const std::filesystem::path& folder, const std::filesystem::path& relative);
+
 // ---- Extraction plans: a whole output folder checked before its first file is written ------
 // `shred pak extract`, `stadium extract` and `totem extract` each turn their entries into one
 // plan and write it with write_folder: a name the file system cannot hold, a name that would
@@ -45,7 +59,7 @@ struct FolderFile {
 };
 
 inline constexpr std::size_t max_segment_bytes = 255;  // a folder name (NAME_MAX)
-// A file name: NAME_MAX less the room its temporary file (".NAME.tmp.PID.N") needs.
+// A file name: NAME_MAX less the room its temporary file ("NAME.modkit-tmp.PID.N") needs.
 inline constexpr std::size_t max_file_name_bytes = 215;
 inline constexpr std::size_t max_path_bytes = 4095;  // the folder and the file (PATH_MAX - 1)
 

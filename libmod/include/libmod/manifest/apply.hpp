@@ -78,6 +78,10 @@ struct ApplyResult {
     std::vector<WrittenFile> written;   // empty for a dry run
     std::vector<std::string> warnings;
     std::string report_json;            // the report (also written when a manifest names a folder)
+    // Milliseconds per step ("load", "plan", "conflict check" (part of plan), "edits") and per edit
+    // ("edit ID"; not for a dry run); kept out of the
+    // report so that the same inputs give the same report bytes (`modkit apply --timings`).
+    std::vector<std::pair<std::string, double>> timings;
 };
 
 // Loads the base files, checks their hashes, plans and checks conflicts (throws ManifestError

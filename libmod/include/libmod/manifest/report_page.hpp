@@ -27,7 +27,8 @@
 //
 // Files: paths in the report are as apply wrote them, relative to the folder apply ran in. A
 // relative path is looked up under `base_dir` (empty: the current folder); a file the PNG of a
-// texture edit names is relative to its manifest's folder. A file is used only when its SHA-1
+// texture edit names is relative to its manifest's folder. Every file must lie inside base_dir
+// (see confine_to_base). A file is used only when its SHA-1
 // matches the report (inputs, outputs); when a file is missing or changed, the page says so
 // where its pictures would be, and everything else is still shown. Never throws for missing or
 // undecodable files; throws mod::Error (format) when the text is not a modkit report.
@@ -46,6 +47,12 @@ struct ReportPageOptions {
     // Files already in memory, by the path exactly as the report writes it (apply hands over
     // the outputs it is about to write); nullopt: read from disk.
     std::function<std::optional<Bytes>(const std::string& path)> read;
+    // Files read from disk must lie inside base_dir (the current folder when empty): a path
+    // (absolute, or relative to base_dir) that resolves outside it, by "..", or through a
+    // symbolic link, is not read (the page notes it), so a crafted report.json cannot embed any
+    // file of the machine.
+    // apply turns this off for the page of the report it has just made from its own manifests.
+    bool confine_to_base = true;
     unsigned preview_size = 192;  // model pictures are preview_size × preview_size pixels
     unsigned max_texture_zoom = 8;  // textures are shown at the largest zoom <= this whose width <= 256
 };

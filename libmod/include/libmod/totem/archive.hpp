@@ -39,6 +39,11 @@ inline constexpr std::size_t record_header_size = 16;
 inline constexpr std::size_t chunk_header_size = 4;
 // Every chunk size seen (and every one Chum World writes) is a multiple of this.
 inline constexpr std::uint32_t chunk_granularity = 0x800;
+// Our limit on the chunk size word (doc/formats/totem-archive.md, "Limits"): 16 MiB, more than
+// half the main memory of the consoles that load a whole chunk (GameCube 24 MiB, PS2 32 MiB).
+// A larger word is refused before anything is allocated: a lone short chunk under a huge chunk
+// size would otherwise make a repack pad it to that size (0xFFFFF800 from a 10 KB file).
+inline constexpr std::uint32_t max_chunk_size = 16u << 20;
 
 struct Record {
     std::int32_t type_id = 0;
@@ -79,7 +84,8 @@ struct ByteOrderDetection {
 // format when neither order gives a plausible layout, usage when both do and there is no hint.
 ByteOrderDetection detect_byte_order(ByteView data, std::optional<Platform> hint = std::nullopt);
 
-// Decodes the archive in the given byte order. Checks: header present, chunk size non-zero,
+// Decodes the archive in the given byte order. Checks: header present, chunk size non-zero and
+// at most max_chunk_size (limit error otherwise),
 // every record inside its chunk with size >= 16. A final chunk shorter than the chunk size is
 // accepted and kept short (see notes()). Errors name the offset and `dgc.chunk[i].record[j]`.
 Archive decode_archive(const ByteReader& data);
