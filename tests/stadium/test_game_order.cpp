@@ -290,6 +290,27 @@ BOOST_AUTO_TEST_CASE(cache_reuse_across_layers_follows_the_game_order) {
     BOOST_TEST(triangles == 3u);
 }
 
+// The measurement on a sample model: model 0 (two bones) draws 17 triangles: bone 0's
+// box (5), bone 1's box (5) + 2 stitched to bone 0's top face still in cache half 0, and the
+// 0x1E wrapper re-drawing bone 0's box (5). Bone 0's 0x22 moved to layer 2: the game runs bone
+// 1's draw first, so its 2 stitch triangles use slots no draw has loaded yet: 15 drawn, one
+// finding naming bone 1's draw.
+BOOST_AUTO_TEST_CASE(sample_draw_moved_to_another_layer) {
+    const Model model = read_model(mod::sample::stadium_model(0));
+    BOOST_REQUIRE_EQUAL(model.bones.size(), 2u);
+    BOOST_TEST(model.triangles.size() == 17u);
+    Fragment f = model.fragment;
+    BOOST_REQUIRE_EQUAL(model.draws[0].op, 0x22);
+    BOOST_REQUIRE_EQUAL(f.body[model.draws[0].command + 1], 1);
+    f.body[model.draws[0].command + 1] = 2;
+    const Model moved = read_model(f);
+    BOOST_TEST(moved.draw_order == (std::vector<std::size_t>{1, 2, 0}), boost::test_tools::per_element());
+    BOOST_TEST(moved.triangles.size() == 15u);
+    BOOST_REQUIRE_EQUAL(moved.findings.size(), 1u);
+    BOOST_TEST(moved.findings[0].find("draw 1 (0x22") != std::string::npos, moved.findings[0]);
+    BOOST_TEST(moved.findings[0].find(": 2 triangle(s) use vertex cache slots") != std::string::npos);
+}
+
 // A layer past the 10 buckets is a finding; the draw runs after bucket 9.
 BOOST_AUTO_TEST_CASE(layer_past_the_buckets_is_reported) {
     ModelBuilder m(9);
