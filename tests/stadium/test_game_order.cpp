@@ -7,6 +7,7 @@
 // Expected values are computed here by hand from those sources.
 #include "stadium_test_support.hpp"
 
+#include "libmod/core/file.hpp"
 #include "libmod/sample/stadium.hpp"
 #include "libmod/scene/model.hpp"
 #include "libmod/stadium/export.hpp"
@@ -214,6 +215,38 @@ BOOST_AUTO_TEST_CASE(root_other_than_the_header_is_reported) {
     for (const auto& f : orphan.findings) said |= f.find("no node is registered at the level above") != std::string::npos;
     BOOST_TEST(said);
     BOOST_TEST(orphan.triangles.size() == 1u);  // the header's draw is attached
+}
+
+// The CLI reports it: sample model 0 with the 05 after its 0x17 turned into 06 has the old
+// form's meaning (17, then 1C at level 0: a second level-0 node, everything under it detached).
+// `stadium show` says so and draws nothing; `stadium verify` lists it as a note.
+BOOST_AUTO_TEST_CASE(cli_show_and_verify_report_detached_nodes) {
+    const stadiumtest::SampleRom r;
+    Fragment f = read_model(mod::sample::stadium_model(0)).fragment;
+    const Model before = read_model(f);
+    BOOST_REQUIRE_EQUAL(before.commands[1].op, 0x05);
+    BOOST_REQUIRE_EQUAL(before.commands[2].op, 0x1C);
+    f.body[before.commands[1].offset] = 0x06;
+    RepackOptions opt;
+    opt.threads = 2;
+    const mod::Bytes image = write_archive(r.rom, repack_archive(r.archive, {{0, encode_fragment(f)}}, opt));
+    modtest::TempDir dir;
+    const auto rom = (dir / "old_form.z64").string();
+    mod::write_file_atomic(rom, image);
+    const std::string want = "the game draws nothing under the 0x1C at " + mod::hex(before.commands[2].offset);
+    auto show = modtest::run_cli({"stadium", "show", rom, "0"});
+    BOOST_TEST_REQUIRE(show.exit_code == 0, show.err);
+    BOOST_TEST(show.err.find(want) != std::string::npos, show.err);
+    BOOST_TEST(show.err.find("2 bone(s), 3 draw(s), 2 material(s) under it are left out") != std::string::npos, show.err);
+    BOOST_TEST(show.out.find("0 bones") != std::string::npos, show.out);
+    BOOST_TEST(show.out.find("0 triangles") != std::string::npos, show.out);
+    BOOST_TEST(show.out.find("1 finding(s)") != std::string::npos, show.out);
+    auto json = modtest::run_cli({"stadium", "show", rom, "0", "--json"});
+    BOOST_TEST(json.out.find("\"findings\": [") != std::string::npos);
+    auto verify = modtest::run_cli({"stadium", "verify", rom});
+    BOOST_TEST_REQUIRE(verify.exit_code == 0, verify.err);
+    BOOST_TEST(verify.out.find("note: archive[0]: layout[0].cmd@") != std::string::npos, verify.out);
+    BOOST_TEST(verify.out.find(want) != std::string::npos, verify.out);
 }
 
 // The builder refuses the forms the game would not draw.
