@@ -181,18 +181,6 @@ std::uint32_t loadtlut_w1(std::uint32_t tile, std::uint32_t count) {
 
 // ---- LayoutScript -----------------------------------------------------------------------------
 
-void LayoutScript::node_at_level(std::uint8_t op) {
-    if (!level_ || *level_ != 0) return;
-    if (has_root_)
-        usage("layout command " + hex(op, 2) + " at level 0 after the root: the game attaches only the first level-0 "
-              "node and draws nothing under a later one (src/geo_layout.c func_80017AC4); open() a level after "
-              "model_header() and add it there");
-    if (op != 0x17)
-        usage("layout command " + hex(op, 2) + " as the root: the root must be the 0x17 header (model_header()), "
-              "whose draw gives 0x23 materials the texture tables (src/12D80.c:663-665)");
-    has_root_ = true;
-}
-
 LayoutScript& LayoutScript::model_header() {
     node_at_level(0x17);
     const auto at = static_cast<std::uint32_t>(bytes_.size());
@@ -210,23 +198,6 @@ LayoutScript& LayoutScript::scale(std::int32_t x, std::int32_t y, std::int32_t z
     put_u32(bytes_, std::uint32_t(x));
     put_u32(bytes_, std::uint32_t(y));
     put_u32(bytes_, std::uint32_t(z));
-    return *this;
-}
-
-LayoutScript& LayoutScript::open() {
-    if (level_) ++*level_;
-    put_cmd(bytes_, {0x05, 0, 0, 0});
-    return *this;
-}
-LayoutScript& LayoutScript::close() {
-    if (level_ && *level_ == 0) usage("close() at level 0: no level is open");
-    if (level_) --*level_;
-    put_cmd(bytes_, {0x06, 0, 0, 0});
-    return *this;
-}
-LayoutScript& LayoutScript::end() {
-    put_cmd(bytes_, {0x01, 0, 0, 0});
-    level_.reset();
     return *this;
 }
 

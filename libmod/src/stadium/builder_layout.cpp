@@ -1,10 +1,41 @@
-// LayoutScript: the DL nodes with their own transform (0x20, 0x21) and the control-flow
-// commands (0x00, 0x02, 0x03, 0x04) with labels. See builder.hpp.
+// LayoutScript: the node level and the root rule check, the level commands (0x05, 0x06, 0x01),
+// the DL nodes with their own transform (0x20, 0x21) and the control-flow commands (0x00, 0x02,
+// 0x03, 0x04) with labels. See builder.hpp.
 #include "builder_bytes.hpp"
 
 namespace mod::stadium {
 
 using namespace builder_bytes;
+
+// The root rule check and the node level (builder.hpp, "The game draws only the root …").
+void LayoutScript::node_at_level(std::uint8_t op) {
+    if (!level_ || *level_ != 0) return;
+    if (has_root_)
+        usage("layout command " + hex(op, 2) + " at level 0 after the root: the game attaches only the first level-0 "
+              "node and draws nothing under a later one (src/geo_layout.c func_80017AC4); open() a level after "
+              "model_header() and add it there");
+    if (op != 0x17)
+        usage("layout command " + hex(op, 2) + " as the root: the root must be the 0x17 header (model_header()), "
+              "whose draw gives 0x23 materials the texture tables (src/12D80.c:663-665)");
+    has_root_ = true;
+}
+
+LayoutScript& LayoutScript::open() {
+    if (level_) ++*level_;
+    put_cmd(bytes_, {0x05, 0, 0, 0});
+    return *this;
+}
+LayoutScript& LayoutScript::close() {
+    if (level_ && *level_ == 0) usage("close() at level 0: no level is open");
+    if (level_) --*level_;
+    put_cmd(bytes_, {0x06, 0, 0, 0});
+    return *this;
+}
+LayoutScript& LayoutScript::end() {
+    put_cmd(bytes_, {0x01, 0, 0, 0});
+    level_.reset();
+    return *this;
+}
 
 LayoutScript& LayoutScript::draw_transformed(std::uint8_t layer, Vec3s degrees, Vec3s translation, DlId dl) {
     node_at_level(0x20);
