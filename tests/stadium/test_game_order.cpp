@@ -178,6 +178,8 @@ BOOST_AUTO_TEST_CASE(second_level0_node_is_reported_not_drawn) {
     std::size_t triangles = 0;
     for (const auto& mesh : scene.meshes) triangles += mesh.triangles.size();
     BOOST_TEST(triangles == 0u);
+    BOOST_REQUIRE_EQUAL(scene.warnings.size(), 1u);  // the export says what it left out
+    BOOST_TEST(scene.warnings[0] == model.findings[0]);
     // The same layout in the drawn form has the triangle.
     ModelBuilder ok(4);
     const auto f2 = ok.add_vertices(numbered_vertices(3));

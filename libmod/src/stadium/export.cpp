@@ -323,6 +323,9 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
     scene::Scene sc;
     sc.source = name;
     sc.format = "stadium";
+    // What the game would not draw as the layout says is left out (detached subtrees, triangles
+    // on slots not loaded in the game's draw order): the export says so (model.hpp `findings`).
+    for (const auto& f : model.findings) sc.warnings.push_back(f);
     Mat4 root = scene::identity_matrix;
     if (model.root_scale)
         for (int k = 0; k < 3; ++k) root[k * 5] = static_cast<float>((*model.root_scale)[k] / 65536.0);
