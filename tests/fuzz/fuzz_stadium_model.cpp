@@ -33,6 +33,13 @@ void check_references(const Model& m) {
             violated("draw list/material/bone index");
     for (const auto& b : m.bones)
         if (b.parent >= std::int32_t(m.bones.size())) violated("bone parent index");
+    // The game's draw order is a permutation of the draws (model_walk.hpp game_draw_order).
+    std::vector<bool> ordered(m.draws.size(), false);
+    if (m.draw_order.size() != m.draws.size()) violated("draw order size");
+    for (std::size_t d : m.draw_order) {
+        if (d >= m.draws.size() || ordered[d]) violated("draw order permutation");
+        ordered[d] = true;
+    }
 }
 
 void check_textures(const Model& m) {

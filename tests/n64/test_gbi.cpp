@@ -6,6 +6,7 @@
 
 #include <map>
 #include <ostream>
+#include <tuple>
 
 // Printer for BOOST_TEST diagnostics (internal linkage: other test files may have their own).
 namespace mod {
@@ -270,6 +271,25 @@ BOOST_AUTO_TEST_CASE(hostile_geometry) {
     BOOST_REQUIRE(e);
     BOOST_TEST(e->offset() == 0x1008u);
     BOOST_TEST(e->path() == "dl[3].cmd[1]");
+}
+
+// WalkOptions::on_unloaded_slot: a triangle on a slot not loaded yet is left out and reported
+// (the list index, the command's offset, a message naming path and slot); the rest still runs.
+BOOST_AUTO_TEST_CASE(unloaded_slots_reported_when_asked) {
+    WalkOptions o = options();
+    std::vector<std::tuple<std::uint32_t, std::uint64_t, std::string>> seen;
+    o.on_unloaded_slot = [&](std::uint32_t dl, std::uint64_t offset, const std::string& m) { seen.emplace_back(dl, offset, m); };
+    VertexCacheWalker w(o);
+    Tri2 pair;
+    pair.first = {0, 2, 4};     // slots 0, 1, 2: loaded
+    pair.second = {0, 2, 10};   // slot 5: not loaded
+    w.run(4, list_of({make_vertex(0x06000000, 3, 0), make_tri1(0, 1, 5), pair, make_tri1(2, 1, 0), make_end()}, 0x2000));
+    BOOST_TEST(w.triangles().size() == 2u);  // the pair's first and the last TRI1
+    BOOST_REQUIRE_EQUAL(seen.size(), 2u);
+    BOOST_TEST(std::get<0>(seen[0]) == 4u);
+    BOOST_TEST(std::get<1>(seen[0]) == 0x2008u);
+    BOOST_TEST(std::get<2>(seen[0]).find("dl[4].cmd[1]: triangle uses vertex cache slot 5") != std::string::npos, std::get<2>(seen[0]));
+    BOOST_TEST(std::get<1>(seen[1]) == 0x2010u);
 }
 
 BOOST_AUTO_TEST_CASE(decoded_lists_walk) {

@@ -74,6 +74,7 @@ mod::Bytes small_model(std::uint16_t model_id) {
     m.add_aux_animation(aux);
     m.layout()
         .model_header()
+        .open()  // the one level-0 node is the 0x17 header (the game's root rule)
         .scale(0x10000, 0x10000, 0x10000)
         .open()
         .bone(0, 0, 0, {}, {})
@@ -85,6 +86,7 @@ mod::Bytes small_model(std::uint16_t model_id) {
         .material(1, -1, mat2, tex2, -1, 0xFF8040FF)
         .draw(1, db)
         .draw_with_bone(2, 0, dw)
+        .close()
         .close()
         .close()
         .close()

@@ -36,10 +36,13 @@ M4 mul(const M4& a, const M4& b) {
 }
 M4 ident() { return {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}; }
 
-// The game's local matrix for a pose: T · Rz · Ry · Rx · S with binary angles (65536 = 360°).
+// The game's local matrix for a pose: T · Rz · Ry · Rx · S with binary angles (65536 = 360°)
+// looked up in the game's sine table, SINS(x) = gSineTable[(u16)x >> 4] (include/math.h:30-31):
+// the angle truncated to a multiple of 16 units (the table's entry i is sin(2πi / 4096)).
 M4 game_local(const ChannelPose& p) {
     const double k = std::numbers::pi / 32768.0;
-    const double x = p.rotation[0] * k, y = p.rotation[1] * k, z = p.rotation[2] * k;
+    auto table = [&](std::int16_t a) { return double((std::uint16_t(a) >> 4) << 4) * k; };
+    const double x = table(p.rotation[0]), y = table(p.rotation[1]), z = table(p.rotation[2]);
     M4 t = ident(), rx = ident(), ry = ident(), rz = ident(), s = ident();
     t[3] = p.translation[0], t[7] = p.translation[1], t[11] = p.translation[2];
     rx[5] = std::cos(x), rx[6] = -std::sin(x), rx[9] = std::sin(x), rx[10] = std::cos(x);

@@ -239,8 +239,11 @@ BOOST_AUTO_TEST_CASE(what_the_format_cannot_hold_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(euler_extraction_round_trips) {
-    // rotation_matrix follows the game: the exporter's bind matrix of a root bone with rotation r
-    // (T·Rz·Ry·Rx·S, func_8000F5A8) has the same 3x3 part.
+    // rotation_matrix follows the game's order: the exporter's bind matrix of a root bone with
+    // rotation r (T·Rz·Ry·Rx·S, func_8000F5A8) has the same 3x3 part as rotation_matrix of r
+    // truncated to a multiple of 16 units, since export looks the sines up in the game's
+    // 4096-entry table (SINS(x) = gSineTable[(u16)x >> 4]): 0x1234 → 0x1230, −0x2345 (u16
+    // 0xDCBB) → 0xDCB0 = −0x2350, 0x3456 → 0x3450. rotation_matrix itself stays exact.
     ModelBuilder mb(3);
     auto tex = mb.add_texture(TexFormat::rgba, TexSize::b16, 8, 8, Bytes(128, 1));
     auto mat = mb.add_material_dl(tex);
@@ -253,7 +256,7 @@ BOOST_AUTO_TEST_CASE(euler_extraction_round_trips) {
         .material(1, -1, mat, tex, -1, 0xFFFFFFFF).draw(1, dd).close().close().end();
     const Model m = read_model(mb.build(), "e.fragment");
     const auto bind = model_scene(m).skeleton.bones[0].bind;
-    const Matrix3 r = rotation_matrix({0x1234, -0x2345, 0x3456});
+    const Matrix3 r = rotation_matrix({0x1230, -0x2350, 0x3450});
     for (int row = 0; row < 3; ++row)
         for (int c = 0; c < 3; ++c) BOOST_TEST(std::fabs(bind[row * 4 + c] - r[row * 3 + c]) < 1e-6);
 

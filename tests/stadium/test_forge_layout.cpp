@@ -47,6 +47,9 @@ bool exported(const mod::scene::Scene& s, const std::array<double, 3>& p, double
 }
 
 constexpr double binary = std::numbers::pi / 32768.0;  // radians per binary-angle unit
+// The angle the game's sine table gives a binary angle: SINS(x) = gSineTable[(u16)x >> 4]
+// (include/math.h:30-31), entry i = sin(2πi / 4096): x truncated to a multiple of 16 (as u16).
+double table_radians(int x) { return double((std::uint16_t(x) >> 4) << 4) * binary; }
 
 }  // namespace
 
@@ -54,7 +57,9 @@ BOOST_AUTO_TEST_SUITE(stadium_forge_layout)
 
 // The commands in the order the game runs them: 00 enters A, 01 returns after the 00, 03
 // enters B, 04 returns after the 03, 02 jumps to C whose 01 ends the script. The recorded
-// level (gCurGraphNodeIndex) at 03 is 2: A's 01 restored the level its 00 was called at.
+// level (gCurGraphNodeIndex) at 03 is 3: A's 01 restored the level its 00 was called at
+// (17 at 0, 05, 1C at 1, 05, bone 0 at 2, 05). Since issue 35 the 0x17 header is the one
+// level-0 node (the game's root rule): the layout starts 17 05 1C 05 and C closes three levels.
 BOOST_AUTO_TEST_CASE(sample_layout_runs_branches_as_the_game) {
     const Model model = read_model(mod::sample::stadium_model(5));
     std::vector<int> ops;
@@ -63,10 +68,11 @@ BOOST_AUTO_TEST_CASE(sample_layout_runs_branches_as_the_game) {
         ops.push_back(c.op);
         if (c.op == 0x03) depth_at_03 = c.depth;
     }
-    const std::vector<int> expected = {0x17, 0x1C, 0x05, 0x1D, 0x05, 0x23, 0x22, 0x00, 0x1D, 0x05, 0x23, 0x22, 0x20, 0x21,
-                                       0x01, 0x03, 0x1D, 0x05, 0x23, 0x22, 0x06, 0x04, 0x1E, 0x02, 0x06, 0x06, 0x01};
+    const std::vector<int> expected = {0x17, 0x05, 0x1C, 0x05, 0x1D, 0x05, 0x23, 0x22, 0x00, 0x1D, 0x05, 0x23, 0x22, 0x20,
+                                       0x21, 0x01, 0x03, 0x1D, 0x05, 0x23, 0x22, 0x06, 0x04, 0x1E, 0x02, 0x06, 0x06, 0x06, 0x01};
     BOOST_TEST(ops == expected, boost::test_tools::per_element());
-    BOOST_TEST(depth_at_03 == 2u);
+    BOOST_TEST(depth_at_03 == 3u);
+    BOOST_TEST(model.findings.empty());
     // Bone 2 is opened at the level 01 restored: bone 0's child, bone 1's sibling.
     BOOST_REQUIRE_EQUAL(model.bones.size(), 3u);
     BOOST_TEST(model.bones[0].parent == -1);
@@ -108,17 +114,22 @@ BOOST_AUTO_TEST_CASE(sample_dl_nodes_hold_the_game_fields) {
 }
 
 // Export places the 0x20 draw at bind(bone 1) · T(5, 10, −15) · Ry(−3640) · Rx(3640) · Rz(16384)
-// (func_8000F2C4 in column form) and the 0x21 billboard at 1.5 · v + bind(bone 1) · (10, −20, 30)
+// (func_8000F2C4 in column form; the sines from the game's table: 3640 → 3632, −3640 (u16 61896)
+// → 61888 = −3648, 16384 exact) and the 0x21 billboard at 1.5 · v + bind(bone 1) · (10, −20, 30)
 // (func_8000F88C with an identity view: bone 1's rows have length 1, its rotation is dropped).
 // bind(bone 1) = T(0, 60, 0) · Ry(0x4000): bone 0 is the identity (root scale 1.0).
 BOOST_AUTO_TEST_CASE(sample_dl_nodes_export_with_their_transform) {
     const Model model = read_model(mod::sample::stadium_model(5));
     const mod::scene::Scene s = model_scene(model);
     const M4 bone1 = mul(translate(0, 60, 0), rot_y(0x4000 * binary));
-    const M4 node = mul(mul(mul(translate(5, 10, -15), rot_y(-3640 * binary)), rot_x(3640 * binary)), rot_z(16384 * binary));
+    BOOST_TEST(table_radians(-3640) == -3648 * binary + 2 * std::numbers::pi);
+    const M4 node = mul(mul(mul(translate(5, 10, -15), rot_y(table_radians(-3640))), rot_x(table_radians(3640))),
+                        rot_z(table_radians(16384)));
     const M4 with_node = mul(bone1, node);
-    // Rounding the angle instead of truncating (3641) moves a corner by about 0.005: too far.
-    const M4 rounded = mul(bone1, mul(mul(mul(translate(5, 10, -15), rot_y(-3641 * binary)), rot_x(3641 * binary)),
+    // The exact angles (what export used before issue 35) move a corner by about 0.01: too far.
+    // (The degree conversion's truncation, 3640 not 3641, is checked on the fields above; the
+    // table maps both to entry 227.)
+    const M4 exact = mul(bone1, mul(mul(mul(translate(5, 10, -15), rot_y(-3640 * binary)), rot_x(3640 * binary)),
                                       rot_z(16384 * binary)));
     // bind(bone 1) · (10, −20, 30) = Ry(90°) · (10, −20, 30) + (0, 60, 0) = (30, 40, −10).
     const std::array<double, 3> billboard_at{30, 40, -10};
@@ -127,16 +138,16 @@ BOOST_AUTO_TEST_CASE(sample_dl_nodes_export_with_their_transform) {
     BOOST_TEST(std::fabs(t[1] - 40) < 1e-9);
     BOOST_TEST(std::fabs(t[2] + 10) < 1e-9);
     // The wrapper DL draws bone 0's box: vertices 0..7.
-    int rounded_found = 0;
+    int exact_found = 0;
     for (std::size_t c = 0; c < 8; ++c) {
         const auto& p = model.vertices[c].position;
         const std::array<double, 3> v{double(p[0]), double(p[1]), double(p[2])};
         BOOST_TEST(exported(s, apply(with_node, v)), "corner " << c << " under the 0x20 node");
-        rounded_found += exported(s, apply(rounded, v), 1e-4) && !exported(s, apply(with_node, v), 1e-4);
+        exact_found += exported(s, apply(exact, v), 1e-4);
         const std::array<double, 3> b{1.5 * v[0] + billboard_at[0], 1.5 * v[1] + billboard_at[1], 1.5 * v[2] + billboard_at[2]};
         BOOST_TEST(exported(s, b), "corner " << c << " of the 0x21 billboard");
     }
-    BOOST_TEST(rounded_found == 0);
+    BOOST_TEST(exact_found == 0);
     bool warned = false;
     for (const auto& w : s.warnings) warned = warned || w.find("0x21") != std::string::npos;
     BOOST_TEST(warned);

@@ -136,7 +136,7 @@ BOOST_AUTO_TEST_CASE(walk_rejects_command_0x12_and_pointers_out_of_the_body) {
     Fragment f = parse(stadiumtest::small_model());
     ModelMap m = walk_model(f);
     Fragment hang = f;
-    hang.body[m.layout_scripts[0] + 0x14 + 0x10] = 0x12;  // after 0x17 and 0x1C
+    hang.body[m.layout_scripts[0] + 0x14 + 4 + 0x10] = 0x12;  // after 0x17, 0x05 and 0x1C
     auto e = catch_error([&] { walk_model(hang); });
     BOOST_TEST(e->message().find("0x12") != std::string::npos);
     Fragment far = f;

@@ -105,7 +105,11 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
                 .field("tlut_dl", mod::hex(p.tlut_dl, 8)).field("format", mod::n64::to_string(p.format)).end_object();
         j.end_array().field("vertices", unsigned(m.vertex_count)).field("draws", std::uint64_t(m.draws.size()))
             .field("display_lists", std::uint64_t(m.lists.size())).field("triangles", std::uint64_t(m.triangles.size()));
-        j.key("warnings").begin_array();
+        j.key("draw_order").begin_array();
+        for (auto d : m.draw_order) j.value(std::uint64_t(d));
+        j.end_array().key("findings").begin_array();
+        for (const auto& w : m.findings) j.value(w);
+        j.end_array().key("warnings").begin_array();
         for (const auto& w : m.warnings) j.value(w);
         j.end_array().end_object();
         return 0;
@@ -126,9 +130,10 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
     std::printf("%zu materials:\n", m.materials.size());
     for (std::size_t i = 0; i < m.materials.size(); ++i) {
         const auto& mt = m.materials[i];
-        std::printf("  [%zu] combiner %u texture %d palette %d channel %d prim %08X dl %08X bone %d%s\n", i,
+        std::printf("  [%zu] combiner %u texture %d palette %d channel %d prim %08X dl %08X bone %d%s%s\n", i,
                     unsigned(mt.combiner), mt.texture, mt.palette, mt.texture_channel, mt.prim_colour, mt.material_dl,
-                    mt.bone, mt.load ? (std::string(" load ") + n64::to_string(mt.load->method)).c_str() : "");
+                    mt.bone, mt.load ? (std::string(" load ") + n64::to_string(mt.load->method)).c_str() : "",
+                    mt.drawn ? "" : " (never drawn: detached)");
     }
     std::printf("%zu textures:\n", m.textures.size());
     for (std::size_t i = 0; i < m.textures.size(); ++i) {
@@ -142,6 +147,10 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
                     mod::n64::to_string(m.palettes[i].format), m.palettes[i].colors, m.palettes[i].tlut_dl);
     std::printf("%u vertices, %zu draws, %zu display lists, %zu triangles\n", unsigned(m.vertex_count), m.draws.size(),
                 m.lists.size(), m.triangles.size());
+    std::printf("draw order as the game runs it (render layer 0 to 9, walk order inside a layer):");
+    for (auto d : m.draw_order) std::printf(" %zu/L%u", d, unsigned(m.draws[d].layer));
+    std::printf("\n");
+    if (!m.findings.empty()) std::printf("%zu finding(s) where the game would not draw what the layout says (above)\n", m.findings.size());
     return 0;
 }
 

@@ -33,6 +33,22 @@ Corner VertexCacheWalker::corner(const DisplayList& list, std::size_t command, c
     return *cache_[s];
 }
 
+bool VertexCacheWalker::loaded(std::uint32_t dl_index, const DisplayList& list, std::size_t command,
+                               const std::string& path, std::span<const std::uint8_t> index_bytes) const {
+    if (!options_.on_unloaded_slot) return true;
+    for (std::uint8_t b : index_bytes) {
+        const unsigned s = b / 2u;
+        if ((b & 1) == 0 && s < vertex_cache_size && !cache_[s]) {
+            const std::uint64_t offset = list.origin == no_offset ? no_offset : list.origin + 8 * std::uint64_t(command);
+            options_.on_unloaded_slot(dl_index, offset,
+                                      path + ".cmd[" + std::to_string(command) + "]: triangle uses vertex cache slot " +
+                                          std::to_string(s) + ", which no G_VTX has loaded yet");
+            return false;
+        }
+    }
+    return true;
+}
+
 void VertexCacheWalker::execute(std::uint32_t dl_index, const DisplayList& list, const std::string& path,
                                 unsigned depth, std::uint32_t top_command, std::size_t& steps) {
     for (std::size_t i = 0; i < list.commands.size(); ++i) {
@@ -58,14 +74,20 @@ void VertexCacheWalker::execute(std::uint32_t dl_index, const DisplayList& list,
                 cache_[static_cast<unsigned>(v->first()) + k] = Corner{dl_index, *base + k};
         } else if (const auto* t1 = std::get_if<Tri1>(&cmd)) {
             WalkTriangle t{dl_index, at, {}, geometry_mode_};
-            for (int k = 0; k < 3; ++k) t.corners[k] = corner(list, i, path, t1->index[k]);
-            triangles_.push_back(t);
+            if (loaded(dl_index, list, i, path, t1->index)) {
+                for (int k = 0; k < 3; ++k) t.corners[k] = corner(list, i, path, t1->index[k]);
+                triangles_.push_back(t);
+            }
         } else if (const auto* t2 = std::get_if<Tri2>(&cmd)) {
             WalkTriangle a{dl_index, at, {}, geometry_mode_}, b = a;
-            for (int k = 0; k < 3; ++k) a.corners[k] = corner(list, i, path, t2->first[k]);
-            for (int k = 0; k < 3; ++k) b.corners[k] = corner(list, i, path, t2->second[k]);
-            triangles_.push_back(a);
-            triangles_.push_back(b);
+            if (loaded(dl_index, list, i, path, t2->first)) {
+                for (int k = 0; k < 3; ++k) a.corners[k] = corner(list, i, path, t2->first[k]);
+                triangles_.push_back(a);
+            }
+            if (loaded(dl_index, list, i, path, t2->second)) {
+                for (int k = 0; k < 3; ++k) b.corners[k] = corner(list, i, path, t2->second[k]);
+                triangles_.push_back(b);
+            }
         } else if (const auto* g = std::get_if<GeometryMode>(&cmd)) {
             geometry_mode_ = (geometry_mode_ & (g->clear | 0xFF000000u)) | g->set;
         } else if (const auto* call = std::get_if<CallList>(&cmd)) {

@@ -138,14 +138,16 @@ Bytes build_model(std::size_t index) {
                    mt.second, 0xFFFFFFFF);
         l.draw(1, geometry[std::size_t(b)]);
     };
-    s.model_header().scale(0x10000, 0x10000, 0x10000).open();
+    // 17 05 1C 05 …: the 0x17 header is the script's one level-0 node (the game's root rule,
+    // src/geo_layout.c func_80017AC4); the root scale and every bone hang under it.
+    s.model_header().open().scale(0x10000, 0x10000, 0x10000).open();
     if (index == sample_layout_case_model) {
         sample_case_layout(s, bone_block, outer_dl);  // stadium_cases.cpp: 0x00/0x03/0x02, 0x20/0x21
     } else {
         for (int b = 0; b < bones; ++b) bone_block(s, b);
         s.draw_with_bone(1, 0, outer_dl);
         for (int b = 0; b < bones; ++b) s.close();
-        s.close().end();
+        s.close().close().end();
     }
     Bytes fragment = m.build();
     sample_tlut_override(fragment, index);  // stadium_cases.cpp

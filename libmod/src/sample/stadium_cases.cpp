@@ -82,7 +82,7 @@ void sample_case_layout(stadium::LayoutScript& s, const std::function<void(stadi
     bone_block(s, 2);
     s.close().ret();
     s.place(c);
-    s.close().close().end();
+    s.close().close().close().end();
 }
 
 }  // namespace mod::sample

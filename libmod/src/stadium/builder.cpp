@@ -182,6 +182,7 @@ std::uint32_t loadtlut_w1(std::uint32_t tile, std::uint32_t count) {
 // ---- LayoutScript -----------------------------------------------------------------------------
 
 LayoutScript& LayoutScript::model_header() {
+    node_at_level(0x17);
     const auto at = static_cast<std::uint32_t>(bytes_.size());
     bytes_.resize(bytes_.size() + 0x14, 0);
     bytes_[at] = 0x17;
@@ -192,6 +193,7 @@ LayoutScript& LayoutScript::model_header() {
 }
 
 LayoutScript& LayoutScript::scale(std::int32_t x, std::int32_t y, std::int32_t z) {
+    node_at_level(0x1C);
     put_cmd(bytes_, {0x1C, 0, 0, 0});
     put_u32(bytes_, std::uint32_t(x));
     put_u32(bytes_, std::uint32_t(y));
@@ -199,12 +201,9 @@ LayoutScript& LayoutScript::scale(std::int32_t x, std::int32_t y, std::int32_t z
     return *this;
 }
 
-LayoutScript& LayoutScript::open() { put_cmd(bytes_, {0x05, 0, 0, 0}); return *this; }
-LayoutScript& LayoutScript::close() { put_cmd(bytes_, {0x06, 0, 0, 0}); return *this; }
-LayoutScript& LayoutScript::end() { put_cmd(bytes_, {0x01, 0, 0, 0}); return *this; }
-
 LayoutScript& LayoutScript::bone(std::uint8_t id, std::uint8_t flags, std::uint8_t channel, Vec3s t, Vec3s r,
                                  std::int32_t sx, std::int32_t sy, std::int32_t sz) {
+    node_at_level(0x1D);
     put_cmd(bytes_, {0x1D, id, flags, channel});
     put_vec(bytes_, t);
     put_vec(bytes_, r);
@@ -216,6 +215,7 @@ LayoutScript& LayoutScript::bone(std::uint8_t id, std::uint8_t flags, std::uint8
 
 LayoutScript& LayoutScript::material(std::uint8_t mode, std::int16_t tex_anim_channel, DlId material_dl,
                                      std::int16_t texture, std::int16_t palette, std::uint32_t prim_rgba) {
+    node_at_level(0x23);
     const auto at = static_cast<std::uint32_t>(bytes_.size());
     put_cmd(bytes_, {0x23, mode});
     put_u16(bytes_, std::uint16_t(tex_anim_channel));
@@ -228,6 +228,7 @@ LayoutScript& LayoutScript::material(std::uint8_t mode, std::int16_t tex_anim_ch
 }
 
 LayoutScript& LayoutScript::draw(std::uint8_t layer, DlId dl) {
+    node_at_level(0x22);
     const auto at = static_cast<std::uint32_t>(bytes_.size());
     put_cmd(bytes_, {0x22, layer, 0, 0});
     put_u32(bytes_, 0);
@@ -236,6 +237,7 @@ LayoutScript& LayoutScript::draw(std::uint8_t layer, DlId dl) {
 }
 
 LayoutScript& LayoutScript::draw_with_bone(std::uint8_t layer, std::int16_t bone, DlId dl) {
+    node_at_level(0x1E);
     const auto at = static_cast<std::uint32_t>(bytes_.size());
     put_cmd(bytes_, {0x1E, layer});
     put_u16(bytes_, std::uint16_t(bone));
@@ -255,6 +257,11 @@ LayoutScript& LayoutScript::raw(ByteView command) {
                                              8, 0x10, 4, 4, 0x14};
     if (op >= std::size(sizes) || sizes[op] == 0 || sizes[op] != command.size())
         usage("raw layout command " + hex(op, 2) + " has the wrong size or is never valid");
+    // Not checked against the root rule (hostile fixtures), but followed.
+    if (op == 0x05 && level_) ++*level_;
+    if (op == 0x06 && level_ && *level_ > 0) --*level_;
+    if (op == 0x01 || op == 0x04) level_.reset();
+    if (level_ && *level_ == 0 && op > 0x06 && op != 0x08 && op != 0x15 && op != 0x25) has_root_ = true;
     bytes_.insert(bytes_.end(), command.begin(), command.end());
     return *this;
 }

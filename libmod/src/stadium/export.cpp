@@ -1,6 +1,7 @@
 #include "libmod/stadium/export.hpp"
 
 #include "libmod/stadium/animation.hpp"
+#include "libmod/stadium/game_trig.hpp"
 #include "stadium/export_node.hpp"
 
 #include "libmod/core/file.hpp"
@@ -39,10 +40,10 @@ Row4 row_identity() {
 struct Trig {
     double sx, cx, sy, cy, sz, cz;
 };
+// The game's SINS/COSS (game_trig.hpp): its 4096-entry table, not the exact angle.
 Trig trig(const ChannelPose& b) {
-    const double k = std::numbers::pi / 32768.0;
-    const double x = b.rotation[0] * k, y = b.rotation[1] * k, z = b.rotation[2] * k;
-    return {std::sin(x), std::cos(x), std::sin(y), std::cos(y), std::sin(z), std::cos(z)};
+    const auto& r = b.rotation;
+    return {game_sins(r[0]), game_coss(r[0]), game_sins(r[1]), game_coss(r[1]), game_sins(r[2]), game_coss(r[2])};
 }
 
 // func_8000F5A8 (t, r, s) when s is the bone's own scale and the translation row is t;
@@ -322,6 +323,9 @@ scene::Scene model_scene(const Model& model, const std::string& name) {
     scene::Scene sc;
     sc.source = name;
     sc.format = "stadium";
+    // What the game would not draw as the layout says is left out (detached subtrees, triangles
+    // on slots not loaded in the game's draw order): the export says so (model.hpp `findings`).
+    for (const auto& f : model.findings) sc.warnings.push_back(f);
     Mat4 root = scene::identity_matrix;
     if (model.root_scale)
         for (int k = 0; k < 3; ++k) root[k * 5] = static_cast<float>((*model.root_scale)[k] / 65536.0);

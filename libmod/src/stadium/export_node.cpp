@@ -1,8 +1,9 @@
 // The matrices of the 0x20/0x21 display-list nodes (see export_node.hpp).
 #include "stadium/export_node.hpp"
 
+#include "libmod/stadium/game_trig.hpp"
+
 #include <cmath>
-#include <numbers>
 
 namespace mod::stadium {
 
@@ -12,9 +13,9 @@ scene::Mat4 node_matrix(const ModelNode& n, const scene::Mat4& below) {
     scene::Mat4 m = scene::identity_matrix;
     if (n.op == 0x20) {
         const auto r = n.rotation();
-        const double k = std::numbers::pi / 32768.0;
-        const double sx = std::sin(r[0] * k), cx = std::cos(r[0] * k), sy = std::sin(r[1] * k), cy = std::cos(r[1] * k),
-                     sz = std::sin(r[2] * k), cz = std::cos(r[2] * k);
+        // SINS / COSS: the game's table (game_trig.hpp).
+        const double sx = game_sins(r[0]), cx = game_coss(r[0]), sy = game_sins(r[1]), cy = game_coss(r[1]),
+                     sz = game_sins(r[2]), cz = game_coss(r[2]);
         // Column form of func_8000F2C4: row c here is column c of the game's row-form matrix.
         const double a[3][3] = {{cy * cz + sx * sy * sz, -cy * sz + sx * sy * cz, cx * sy},
                                 {cx * sz, cx * cz, -sx},

@@ -26,11 +26,23 @@ struct StackWord {
     auto key() const { return std::make_tuple(value, frame, null); }
 };
 
-// What gCurGraphNodeList holds at one level: a bone (0x1D) or a 0x20/0x21 node, or another node.
+// What gCurGraphNodeList holds at one level: a bone (0x1D) or a 0x20/0x21 node, or another node;
+// whether a node is there at all, whether the game attaches it to the root (func_80017AC4), and
+// whether it is the 0x17 header or under it (materials read the tables through it).
 struct Level {
     std::int32_t bone = -1;
     std::int32_t node = -1;
+    bool present = false;
+    bool attached = false;
+    bool header = false;
+    std::int32_t detached = -1;  // index in Model::detached of the detached subtree's head
 };
+
+// Commands whose handler registers a graph node through func_80017AC4 (all but the control
+// flow 00–06 and 0x08, 0x15, 0x25, which change no node list entry).
+bool registers_node(std::uint8_t op) {
+    return op > 0x06 && op != 0x08 && op != 0x15 && op != 0x25;
+}
 inline constexpr std::size_t graph_node_levels = 32;  // gCurGraphNodeList[32]
 
 class ModelReader {
@@ -39,8 +51,13 @@ public:
         : m_(m), r_(m.fragment.body, Endian::big, {}, path), base_(m.fragment.link_base()) {}
 
     void run() {
-        for (std::size_t i = 0; i < m_.map.layout_scripts.size(); ++i)
-            walk_script(m_.map.layout_scripts[i], "layout[" + std::to_string(i) + "]");
+        for (std::size_t i = 0; i < m_.map.layout_scripts.size(); ++i) {
+            const std::string name = "layout[" + std::to_string(i) + "]";
+            const std::size_t first_detached = m_.detached.size();
+            root_.reset();
+            walk_script(m_.map.layout_scripts[i], name);
+            root_findings(name, first_detached);
+        }
         walk_geometry();
         collect_structure();
     }
@@ -70,6 +87,64 @@ private:
     }
     std::int32_t enclosing_bone() const { return enclosing().bone; }
 
+    void finding(const std::string& text) {
+        m_.findings.push_back(text);
+        m_.warnings.push_back(text);
+    }
+
+    // func_80017AC4 for the node `op` at `at` registers at the current level: the first level-0
+    // node is the root; a later one, or a node whose level above holds none or a detached
+    // node, is attached to nothing.
+    Level registering(std::uint32_t at, std::uint8_t op) {
+        Level here;
+        here.present = true;
+        auto detach = [&](const std::string& why) {
+            here.detached = static_cast<std::int32_t>(m_.detached.size());
+            m_.detached.push_back({at, op, 0, 0, 0});
+            detached_why_.push_back(why);
+        };
+        if (index_ == 0) {
+            if (!root_) {
+                root_ = {at, op};
+                here.attached = true;
+                here.header = op == 0x17;
+            } else {
+                detach("a second level-0 node: only the first, the 0x" + hex(root_->second, 2).substr(2) + " at " +
+                       hex(root_->first) + ", becomes the root (src/geo_layout.c func_80017AC4)");
+            }
+        } else {
+            const Level& up = list_[index_ - 1];
+            if (!up.present) detach("no node is registered at the level above it, so it is attached to nothing");
+            else if (!up.attached) here.detached = up.detached;
+            else {
+                here.attached = true;
+                here.header = up.header || op == 0x17;
+            }
+        }
+        return here;
+    }
+
+    DetachedNode* detached_head() {
+        return cur_.attached || cur_.detached < 0 ? nullptr : &m_.detached[std::size_t(cur_.detached)];
+    }
+
+    void root_findings(const std::string& name, std::size_t first_detached) {
+        if (!root_)
+            finding(name + ": the script registers no node at level 0: process_geo_layout returns NULL, which "
+                           "func_80019328 dereferences (src/19840.c:208); the game draws nothing");
+        else if (root_->second != 0x17)
+            finding(name + ": the root is the 0x" + hex(root_->second, 2).substr(2) + " at " + hex(root_->first) +
+                    ", not the 0x17 header: func_80019328 keeps it only as a plain node (src/19840.c:208) and 0x23 "
+                    "materials read the texture tables through a pointer only the 0x17 node's draw sets (src/12D80.c:663-665)");
+        for (std::size_t k = first_detached; k < m_.detached.size(); ++k) {
+            const DetachedNode& d = m_.detached[k];
+            finding(name + ".cmd@" + hex(d.command) + ": the game draws nothing under the 0x" + hex(d.op, 2).substr(2) +
+                    " at " + hex(d.command) + ": " + detached_why_[k] + "; " + std::to_string(d.bones) + " bone(s), " +
+                    std::to_string(d.draws) + " draw(s), " + std::to_string(d.materials) +
+                    " material(s) under it are left out of the model, export and preview");
+        }
+    }
+
     void walk_script(std::uint32_t start, const std::string& name) {
         // process_geo_layout: stack {0, 0}, return index 2, node index 0, gCurGraphNodeList[0] = 0.
         std::vector<StackWord> stack{{0, false, true}, {0, true, false}};
@@ -97,8 +172,9 @@ private:
             m_.commands.push_back({at, op, Bytes(body.begin() + at, body.begin() + at + size),
                                    static_cast<std::uint32_t>(index_)});
             std::uint32_t next = at + size;
-            bool node = true;  // whether the command registers a graph node (func_80017AC4)
-            Level registered;
+            const bool node = registers_node(op);  // whether the command registers a graph node
+            cur_ = node ? registering(at, op) : Level{};
+            Level registered = cur_;
             switch (op) {
             case 0x00:  // geo_layout_cmd_branch_and_link
                 if (stack.size() >= 2 + 2 * max_layout_call_depth)
@@ -107,18 +183,15 @@ private:
                 stack.push_back({std::uint32_t(index_ << 16) | std::uint32_t(return_index), true, false});
                 return_index = stack.size();
                 next = local(u32(body, at + 4), at + 4, where + ".target", 4);
-                node = false;
                 break;
             case 0x03:  // geo_layout_cmd_branch
                 if (stack.size() >= 2 + 2 * max_layout_call_depth)
                     fail(at, where, "layout calls nested too deeply", ErrorKind::limit);
                 stack.push_back({next, false, false});
                 next = local(u32(body, at + 4), at + 4, where + ".target", 4);
-                node = false;
                 break;
             case 0x02:  // geo_layout_cmd_jump
                 next = local(u32(body, at + 4), at + 4, where + ".target", 4);
-                node = false;
                 break;
             case 0x01: {  // geo_layout_cmd_end: unwind to the last 00's frame
                 stack.resize(return_index);
@@ -130,7 +203,6 @@ private:
                 stack.pop_back();
                 if (ret.null) return;
                 next = ret.value;
-                node = false;
                 break;
             }
             case 0x04: {  // geo_layout_cmd_return: pop one word and go there
@@ -141,7 +213,6 @@ private:
                 if (stack.size() == 2 || ret.null) return;  // the initial NULL words: the script ends
                 stack.pop_back();
                 next = ret.value;
-                node = false;
                 break;
             }
             case 0x05:  // geo_layout_cmd_open_node
@@ -149,30 +220,25 @@ private:
                     fail(at, where, "more than 31 open levels: gCurGraphNodeList has 32 entries", ErrorKind::limit);
                 list_[index_ + 1] = list_[index_];
                 ++index_;
-                node = false;
                 break;
             case 0x06:  // geo_layout_cmd_close_node
                 if (index_ == 0) m_.warnings.push_back(where + ": 0x06 closes a level that is not open");
                 else --index_;
-                node = false;
                 break;
             case 0x17: tables(at, where); break;
             case 0x1C:
-                if (!m_.root_scale) m_.root_scale = {{static_cast<std::int32_t>(u32(body, at + 4)),
+                if (cur_.attached && !m_.root_scale) m_.root_scale = {{static_cast<std::int32_t>(u32(body, at + 4)),
                                                       static_cast<std::int32_t>(u32(body, at + 8)),
                                                       static_cast<std::int32_t>(u32(body, at + 12))}};
                 break;
-            case 0x1D:
-                bone(at, where);
-                registered.bone = static_cast<std::int32_t>(m_.bones.size() - 1);
-                break;
+            case 0x1D: registered.bone = bone(at, where); break;
             case 0x23: material(at, where); break;
             case 0x1E: {
                 const std::int16_t id = s16(body, at + 2);
                 std::int32_t b = -1;
                 for (std::size_t i = m_.bones.size(); i-- > 0;)
                     if (m_.bones[i].id == static_cast<std::uint8_t>(id)) { b = static_cast<std::int32_t>(i); break; }
-                if (b < 0) m_.warnings.push_back(where + ": draws with bone id " + std::to_string(id) + " that no 0x1D defined before");
+                if (b < 0 && cur_.attached) m_.warnings.push_back(where + ": draws with bone id " + std::to_string(id) + " that no 0x1D defined before");
                 draw(at, op, body[at + 1], u32(body, at + 4), b, -1, where);
                 break;
             }
@@ -186,7 +252,6 @@ private:
                 draw(at, op, body[at + 1], u32(body, at + 4), e.bone, e.node, where);
                 break;
             }
-            case 0x08: case 0x15: case 0x25: node = false; break;
             default: break;
             }
             if (node) list_[index_] = registered;  // func_80017AC4
@@ -195,6 +260,7 @@ private:
     }
 
     std::int32_t transform_node(std::uint32_t at, std::uint8_t op) {
+        if (!cur_.attached) return -1;
         const Bytes& b = m_.fragment.body;
         ModelNode n;
         n.command = at;
@@ -312,7 +378,12 @@ private:
         m_.palettes.push_back(std::move(p));
     }
 
-    void bone(std::uint32_t at, const std::string& where) {
+    // The bone's index in Model::bones, or -1 when the game never attaches it.
+    std::int32_t bone(std::uint32_t at, const std::string& where) {
+        if (DetachedNode* d = detached_head()) {
+            ++d->bones;
+            return -1;
+        }
         const Bytes& b = m_.fragment.body;
         ModelBone bone;
         bone.command = at;
@@ -332,6 +403,7 @@ private:
                                   hex(m_.nodes[std::size_t(e.node)].command) +
                                   ": the game's bone matrix inherits that node's transform, exported bones do not");
         m_.bones.push_back(bone);
+        return static_cast<std::int32_t>(m_.bones.size() - 1);
     }
 
     void material(std::uint32_t at, const std::string& where) {
@@ -360,7 +432,17 @@ private:
                                       std::to_string(mt.palette) + "'s TLUT DL " +
                                       n64::to_string(m_.palettes[std::size_t(mt.palette)].format));
         }
-        current_material_ = static_cast<std::int32_t>(m_.materials.size());
+        if (DetachedNode* d = detached_head()) {
+            // Kept for edits (its DL and indices are real data), but it applies to nothing.
+            ++d->materials;
+            mt.drawn = false;
+            mt.bone = -1;
+        } else {
+            if (!cur_.header)
+                finding(where + ": the material is drawn outside the 0x17 header's subtree: its texture and palette "
+                                "indices are read through a pointer only the 0x17 node's draw sets (src/12D80.c:663-665, :899-905)");
+            current_material_ = static_cast<std::int32_t>(m_.materials.size());
+        }
         m_.materials.push_back(std::move(mt));
     }
 
@@ -377,6 +459,14 @@ private:
         d.material = current_material_;
         const std::uint32_t off = local(dl, at, where + ".dl", 8);
         list_at(dl, at, where + ".dl");
+        if (DetachedNode* h = detached_head()) {
+            ++h->draws;
+            return;
+        }
+        if (render_bucket(layer) >= render_bucket_count)
+            finding(where + ": layer " + std::to_string(layer) + " selects render bucket " +
+                    std::to_string(render_bucket(layer)) + ", past the game's 10 (D_800ABB28[10], src/12D80.c "
+                    "func_80015F64): what the game does with it is undefined; drawn after bucket 9 here");
         auto it = list_index_.find(off);
         if (it == list_index_.end()) {
             it = list_index_.emplace(off, m_.lists.size()).first;
@@ -409,10 +499,26 @@ private:
             if ((a & 0xFFF00000u) != base_ || a - base_ + 8 > m_.fragment.body.size()) return nullptr;
             return &list_at(a, a - base_, "dl");
         };
+        // A triangle using a slot that no draw before it in the game's order loaded: left out,
+        // one finding per draw (the count and the first such triangle).
+        std::map<std::uint32_t, std::pair<std::size_t, std::string>> unloaded;
+        o.on_unloaded_slot = [&](std::uint32_t d, std::uint64_t, const std::string& message) {
+            auto& u = unloaded[d];
+            if (u.first++ == 0) u.second = message;
+        };
+        std::vector<std::uint8_t> layers;
+        for (const auto& d : m_.draws) layers.push_back(d.layer);
+        m_.draw_order = game_draw_order(layers);
         n64::gbi::VertexCacheWalker walker(o);
-        for (std::size_t i = 0; i < m_.draws.size(); ++i)
-            walker.run(static_cast<std::uint32_t>(i), m_.lists[m_.draws[i].list].list);
+        for (std::size_t i : m_.draw_order) walker.run(static_cast<std::uint32_t>(i), m_.lists[m_.draws[i].list].list);
         m_.triangles = walker.take_triangles();
+        for (const auto& [d, u] : unloaded) {
+            const ModelDraw& dr = m_.draws[d];
+            finding("draw " + std::to_string(d) + " (0x" + hex(dr.op, 2).substr(2) + " at " + hex(dr.command) + ", layer " +
+                    std::to_string(dr.layer) + "): " + std::to_string(u.first) +
+                    " triangle(s) use vertex cache slots that no draw before it loaded in the order the game runs "
+                    "them (render buckets 0 to 9, src/12D80.c func_8001660C); left out (first: " + u.second + ")");
+        }
     }
 
     void collect_structure() {
@@ -435,39 +541,15 @@ private:
     std::uint32_t base_;
     std::vector<Level> list_;  // gCurGraphNodeList
     std::size_t index_ = 0;    // gCurGraphNodeIndex
+    Level cur_;                // the node the current command registers
+    std::optional<std::pair<std::uint32_t, std::uint8_t>> root_;  // gCurRootGraphNode: offset, op
+    std::vector<std::string> detached_why_;  // per Model::detached entry
     std::int32_t current_material_ = -1;
     std::map<std::uint32_t, n64::gbi::DisplayList> lists_;
     std::map<std::uint32_t, std::size_t> list_index_;
 };
 
 }  // namespace
-
-std::array<std::int16_t, 3> ModelNode::rotation() const noexcept {
-    std::array<std::int16_t, 3> r{};
-    for (int k = 0; k < 3; ++k) r[k] = static_cast<std::int16_t>((std::int32_t(degrees[k]) * 32768) / 180);
-    return r;
-}
-
-std::vector<std::size_t> Model::materials_with_texture(std::size_t t) const {
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < materials.size(); ++i)
-        if (materials[i].texture >= 0 && std::size_t(materials[i].texture) == t) out.push_back(i);
-    return out;
-}
-
-std::vector<std::size_t> Model::materials_with_palette(std::size_t p) const {
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < materials.size(); ++i)
-        if (materials[i].palette >= 0 && std::size_t(materials[i].palette) == p) out.push_back(i);
-    return out;
-}
-
-std::uint32_t Model::offset_of(std::uint32_t address, const std::string& what) const {
-    const std::uint32_t base = fragment.link_base();
-    if ((address & 0xFFF00000u) != base || address - base >= fragment.body.size())
-        throw Error(ErrorKind::format, what + ": " + hex(address, 8) + " is not an address of this fragment");
-    return address - base;
-}
 
 Model read_model(Fragment fragment, const std::string& path) {
     Model m;
@@ -486,60 +568,6 @@ Model read_model(ByteView bytes, const std::string& file, const std::string& pat
         e.set_file_if_empty(file);
         throw;
     }
-}
-
-void require_plain_data(const Model& model, std::uint32_t at, std::size_t size, const std::string& what) {
-    for (const ModelRange& r : model.structure)
-        if (r.begin < std::uint64_t(at) + size && at < r.end)
-            throw Error(ErrorKind::conflict,
-                        what + ": [" + hex(at) + ", +" + hex(size) + ") shares bytes with the " + r.what + " at " +
-                            hex(r.begin) + "; refusing to overwrite it",
-                        {}, no_offset, "fragment");
-}
-
-std::optional<n64::TlutFormat> tlut_format_set_by(const n64::gbi::DisplayList& list) {
-    constexpr int textlut_shift = 14;  // G_MDSFT_TEXTLUT
-    std::optional<n64::TlutFormat> out;
-    for (const auto& c : list.commands) {
-        const auto* m = std::get_if<n64::gbi::SetOtherMode>(&c);
-        if (!m || !m->high || m->shift() > textlut_shift || m->shift() + int(m->length()) < textlut_shift + 2) continue;
-        switch ((m->data >> textlut_shift) & 3u) {
-        case 2: out = n64::TlutFormat::rgba5551; break;
-        case 3: out = n64::TlutFormat::ia16; break;
-        default: out.reset(); break;
-        }
-    }
-    return out;
-}
-
-std::optional<std::size_t> palette_for_texture(const Model& model, std::size_t texture) {
-    for (std::size_t i : model.materials_with_texture(texture))
-        if (model.materials[i].palette >= 0) return static_cast<std::size_t>(model.materials[i].palette);
-    return std::nullopt;
-}
-
-unsigned bank_for_texture(const Model& model, std::size_t texture) {
-    for (std::size_t i : model.materials_with_texture(texture))
-        if (model.materials[i].load) return model.materials[i].load->render.palette;
-    return 0;
-}
-
-Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional<std::size_t> palette) {
-    if (texture >= model.textures.size())
-        throw Error(ErrorKind::usage, "texture " + std::to_string(texture) + " does not exist (the model has " +
-                                          std::to_string(model.textures.size()) + ")");
-    const ModelTexture& t = model.textures[texture];
-    if (!t.format)
-        throw Error(ErrorKind::format, "texture " + std::to_string(texture) + " has a format models do not use");
-    const std::string path = "texture[" + std::to_string(texture) + "]";
-    ByteReader r(t.data, Endian::big, {}, path);
-    if (!n64::is_ci(*t.format)) return n64::decode_rgba(*t.format, r, t.descriptor.width, t.descriptor.height);
-    if (!palette) palette = palette_for_texture(model, texture);
-    if (!palette || *palette >= model.palettes.size())
-        throw Error(ErrorKind::format, path + ": a CI texture no material gives a palette");
-    n64::Tlut tlut{model.palettes[*palette].format, model.palettes[*palette].entries};
-    const unsigned bank = *t.format == n64::TexelFormat::ci4 ? bank_for_texture(model, texture) : 0;
-    return n64::decode_ci_rgba(*t.format, r, t.descriptor.width, t.descriptor.height, tlut, bank);
 }
 
 }  // namespace mod::stadium

@@ -284,4 +284,14 @@ CrossCheck cross_check(const Fragment& f, const ModelMap& map) {
     return c;
 }
 
+unsigned render_bucket(std::uint8_t layer) noexcept { return layer & 0xFu; }
+
+std::vector<std::size_t> game_draw_order(std::span<const std::uint8_t> layers) {
+    std::vector<std::size_t> order(layers.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return render_bucket(layers[a]) < render_bucket(layers[b]); });
+    return order;
+}
+
 }  // namespace mod::stadium

@@ -273,6 +273,9 @@ VerifyReport verify_archive(const Archive& a, unsigned threads) {
                     const Model model = read_model(f, index_path("archive", i) + ".fragment");
                     for (const auto& w : model.warnings)
                         if (w.find(": the TLUT DL ") != std::string::npos) p.notes.push_back(w);
+                    // Where the game would not draw what the layout says (root rule, render
+                    // layers, the vertex cache in the game's order): model.hpp `findings`.
+                    for (const auto& w : model.findings) p.notes.push_back(index_path("archive", i) + ": " + w);
                 } catch (const Error&) {
                     // A model the typed reader refuses is `stadium show`'s to report.
                 }

@@ -47,6 +47,10 @@ struct WalkOptions {
     std::size_t max_steps = 1u << 20;
     // Geometry mode before the first list.
     std::uint32_t geometry_mode = 0;
+    // When set, a triangle using a slot no G_VTX has loaded yet is not an error: it is left
+    // out and reported here with the index given to run(), the command's offset (no_offset
+    // when the list's origin is unknown) and a message naming the path and the slot.
+    std::function<void(std::uint32_t dl_index, std::uint64_t offset, const std::string& message)> on_unloaded_slot;
 };
 
 // G_LIGHTING in the geometry mode: 0x00020000 in every GBI (F3D, F3DEX and F3DEX2 alike).
@@ -77,6 +81,10 @@ private:
     [[noreturn]] void fail(const DisplayList& list, std::size_t command, const std::string& path,
                            const std::string& message, ErrorKind kind = ErrorKind::format) const;
     Corner corner(const DisplayList& list, std::size_t command, const std::string& path, std::uint8_t index_byte) const;
+    // Whether every corner's slot is loaded; reports through on_unloaded_slot when not (and
+    // always true without it: corner() then fails).
+    bool loaded(std::uint32_t dl_index, const DisplayList& list, std::size_t command, const std::string& path,
+                std::span<const std::uint8_t> index_bytes) const;
 
     WalkOptions options_;
     std::array<std::optional<Corner>, vertex_cache_size> cache_{};

@@ -15,9 +15,9 @@
 //   DisplayList geo; geo.vtx(v0, 8, 0).tri2(0,1,2, 2,3,0).end();
 //   auto g = m.add_display_list(std::move(geo));
 //   auto& s = m.layout();                                 // script 0 (add_layout() for more)
-//   s.model_header().scale(0x10000,0x10000,0x10000).open()
+//   s.model_header().open().scale(0x10000,0x10000,0x10000).open()
 //    .bone(0, 0, 0, {0,0,0}, {0,0,0}).open().material(1, -1, mat, tex, pal, 0xFFFFFFFF)
-//    .draw(1, g).close().close().end();
+//    .draw(1, g).close().close().close().end();          // 17 05 1C 05 1D 05 23 22 06 06 06 01
 //   Bytes fragment = m.build();                           // linked at 0x8FF00000
 //
 // All indices (texture, palette, display list, vertex) are the builder's own and become
@@ -126,6 +126,16 @@ struct Vec3s {
     std::int16_t x = 0, y = 0, z = 0;
 };
 
+// The game draws only the root of a script's node tree and what hangs under it: the first node
+// registered at level 0 is the root, a later level-0 node is attached to nothing
+// (src/geo_layout.c func_80017AC4; doc/formats/stadium-model.md "The root rule"). So a script
+// is `model_header().open() … close().end()`: the 0x17 header is the one level-0 node and
+// everything else is opened under it. The script follows the node level as commands are added
+// (05 +1, 06 −1; a 0x00 call comes back at its level) and refuses, with a usage error, a
+// node command at level 0 other than a first model_header(), and a close() at level 0. After
+// end(), ret(), jump() and branch() the level is unknown until place() reaches a label whose
+// level a 0x00/0x02/0x03 recorded; raw() commands are not checked (hostile fixtures use them).
+// Draws run in render-layer order, not walk order (game_draw_order, model_walk.hpp).
 class LayoutScript {
 public:
     LayoutScript& model_header();  // 0x17: the model's counts and table pointers
@@ -171,12 +181,18 @@ public:
     };
     const Bytes& bytes() const noexcept { return bytes_; }
     const std::vector<Ref>& refs() const noexcept { return refs_; }
+    // The node level the next command is added at (nullopt when unknown, see above).
+    std::optional<int> level() const noexcept { return level_; }
 
 private:
     LayoutScript& to_label(std::uint8_t op, Label target);
+    void node_at_level(std::uint8_t op);  // the root rule check for a command registering a node
     Bytes bytes_;
     std::vector<Ref> refs_;
     std::vector<std::optional<std::uint32_t>> labels_;
+    std::vector<std::optional<int>> label_levels_;  // level recorded by the first 00/02/03 to it
+    std::optional<int> level_ = 0;
+    bool has_root_ = false;
 };
 
 // ---- animations --------------------------------------------------------------------------------

@@ -14,7 +14,9 @@
 // format error: the game would jump to it); 02 jumps. The node list of 05/06 is
 // gCurGraphNodeList: 05 opens the last node registered at the current level, 06 closes a
 // level, and 01 restores the level the matching 00 was called at (a bone's children are the
-// nodes opened after it). The current
+// nodes opened after it). The root rule (func_80017AC4: only the first level-0 node is the
+// root; later level-0 nodes and their subtrees are attached to nothing) decides what is drawn
+// (DetachedNode). Draws run in the game's render-bucket order (game_draw_order). The current
 // tables (0x17), the current material (0x23, with its texture-animation channel). It stops with
 // a format error on 0x12 (the game's handler never advances), on unknown opcodes, on a
 // command outside the body, on return-stack overflow, and on loops (the same command reached
@@ -76,6 +78,9 @@ struct ModelMaterial {
     std::int16_t palette = -1;          // -1 = none
     std::uint32_t prim_colour = 0;      // RGBA8888
     std::int32_t bone = -1;             // innermost enclosing bone (index in Model::bones)
+    // False when the game never attaches the node to the drawn tree (Model::detached): the
+    // material is kept for edits (its DL and table indices are real data) but applies to nothing.
+    bool drawn = true;
     // The material DL's texture load (render tile: wrap modes, CI4 bank, tile size), if any.
     std::optional<n64::TextureLoadInfo> load;
 };
@@ -167,6 +172,19 @@ struct ModelRange {
     std::string what;                  // e.g. "layout command 0x23", "display list"
 };
 
+// The game's root rule [pret/pokestadium 756f7e3, src/geo_layout.c:125-136 func_80017AC4]: a
+// node registered at level 0 becomes the root only when there is no root yet; a later level-0
+// node replaces gCurGraphNodeList[0] but is attached to nothing, and so is everything opened
+// under it. process_geo_layout returns the root; func_80019328 (src/19840.c:196-214) keeps it
+// and the draw walks only the root's descendants. The reader keeps such commands in `commands`
+// but leaves their bones, 0x20/0x21 nodes and draws out of the model (export and preview never
+// draw them) and reports them in `findings`.
+struct DetachedNode {
+    std::uint32_t command = 0;  // the node the detached subtree hangs from
+    std::uint8_t op = 0;
+    std::size_t bones = 0, draws = 0, materials = 0;  // commands under it the game never draws
+};
+
 struct Model {
     Fragment fragment;
     ModelMap map;  // the pointer walk (model_walk.hpp)
@@ -181,14 +199,25 @@ struct Model {
     std::vector<ModelPalette> palettes;
     std::uint16_t vertex_count = 0;
     std::vector<ModelVertex> vertices;
-    std::vector<ModelDraw> draws;
+    std::vector<ModelDraw> draws;  // the draws the game attaches, walk order
+    // Indices in `draws` in the order the game runs them (game_draw_order, model_walk.hpp):
+    // render bucket 0 → 9, walk order inside a bucket. `triangles` come in this order.
+    std::vector<std::size_t> draw_order;
+    std::vector<DetachedNode> detached;  // per layout script, walk order
     std::vector<ModelNode> nodes;  // 0x20/0x21 transform nodes, walk order
     std::vector<ModelList> lists;  // every DL the draws start at (each once), in walk order
-    // Triangles in draw order; WalkTriangle::dl and Corner::dl are indices in `draws`.
+    // Triangles in the game's order (draw_order) through one vertex cache; a triangle using a
+    // slot no draw before it (in that order) loaded is left out with a finding.
+    // WalkTriangle::dl and Corner::dl are indices in `draws`.
     std::vector<n64::gbi::WalkTriangle> triangles;
     // Findings that do not stop the read (a descriptor whose texel count is not w × h, a texture
     // in a format models do not use, a palette count that is not 16 or 256, …).
     std::vector<std::string> warnings;
+    // Where the game would not draw what the layout says (each also in `warnings`): subtrees it
+    // never attaches ("the game draws nothing under …"), a root that is not the 0x17 header,
+    // a layer past the 10 render buckets, triangles whose slots are not loaded in the game's
+    // draw order. `modkit stadium show` and `verify` print them.
+    std::vector<std::string> findings;
     // The structure the reader walked (layout commands, texture/palette table entries, every
     // display list decoded, the vertex array), sorted by begin: data edits must not overwrite it.
     std::vector<ModelRange> structure;
@@ -201,8 +230,10 @@ struct Model {
 };
 
 // Reads the model. Errors: format (naming `path` and the offset) for anything the game could
-// not read, including 0x12, loops, counts past the tables, DLs using unloaded cache slots;
-// unsupported (usage) when a second 0x17 names different tables.
+// not read, including 0x12, loops, counts past the tables; unsupported (usage) when a second
+// 0x17 names different tables. What the game reads but would not draw as the layout says
+// (detached nodes, a root other than 0x17, layers past 9, triangles on slots not loaded in the
+// game's draw order) is a finding (Model::findings), not an error.
 Model read_model(Fragment fragment, const std::string& path = "fragment");
 Model read_model(ByteView fragment_bytes, const std::string& file = {}, const std::string& path = "fragment");
 

@@ -13,6 +13,7 @@
 #include "libmod/stadium/fragment.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -88,5 +89,22 @@ struct CrossCheck {
 };
 
 CrossCheck cross_check(const Fragment& fragment, const ModelMap& map);
+
+// ---- the order the game runs a model's display lists in [pret/pokestadium 756f7e3, src/12D80.c]
+// Each draw node (0x1E, 0x20, 0x21, 0x22; the layer byte is +1) is appended, when the tree is
+// drawn, to the display list of its render bucket (func_800160E0 → func_80015F64, :1288-1305);
+// at the end of the frame the buckets are chained 0 → 9 (func_8001660C, :1465-1485). So the
+// RSP runs bucket 0's draws in walk order, then bucket 1's, …, with ONE vertex cache carried
+// through: a triangle can only reuse slots that a draw earlier in THIS order loaded.
+// The bucket of an opaque model (alpha 255) is layer & 0xF (func_80016060, :1315-1336); for a
+// translucent one the game remaps 1→8, 2→6, 3→7, 4→5 (not modelled: alpha is set at run time).
+// Export, preview, the model reader and the mesh-replacement writer all use game_draw_order.
+inline constexpr unsigned render_bucket_count = 10;  // D_800ABB28[10]
+// The bucket a draw with layer byte `layer` goes to in an opaque model: layer & 0xF. A value
+// ≥ render_bucket_count indexes past the game's 10 buckets (undefined; the reader reports it).
+unsigned render_bucket(std::uint8_t layer) noexcept;
+// Indices of `layers` (one per draw, in walk order) in the order the game runs them: stable by
+// bucket (walk order inside a bucket); out-of-range buckets come last, in bucket order.
+std::vector<std::size_t> game_draw_order(std::span<const std::uint8_t> layers);
 
 }  // namespace mod::stadium
