@@ -236,9 +236,22 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
         check_limit(size + 1, what, label);
         return static_cast<std::uint16_t>(size);
     };
+    // The old record's index base: when its strips name materials past the list (Chum World
+    // reads index % n), new strips keep the largest multiple of the new list length not above
+    // the old smallest index, so they resolve to their list position under that rule too.
+    std::uint32_t base = 0;
+    if (!old.strips.empty() && !m.materials.empty()) {
+        const auto n = static_cast<std::uint32_t>(m.materials.size());
+        base = smallest_strip_index(old) / n * n;
+        if (base > 0xFFFFFFFFu - (n - 1)) base -= n;
+        if (base != 0)
+            report.notes.push_back("strip material indices start at " + std::to_string(base) +
+                                   " as the old record's did (read as index % " + std::to_string(n) +
+                                   ", hypothesis totem-strip-material-index/1)");
+    }
     for (auto& [mi, s] : strips) {
         MeshStrip ms;
-        ms.material_index = mi;
+        ms.material_index = base + mi;
         ms.tri_order = s.tri_order;
         std::vector<StripCorner> list;
         for (auto c : s.corners) {
@@ -293,7 +306,7 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
             std::int32_t g = 0;
             if (old.strip_groups)
                 for (std::size_t i = 0; i < old.strips.size() && i < old.strip_groups->size(); ++i)
-                    if (old.strips[i].material_index == s.material_index) {
+                    if (strip_material(old, old.strips[i].material_index) == s.material_index - base) {
                         g = (*old.strip_groups)[i];
                         break;
                     }
@@ -304,6 +317,11 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
                                "material, 0 for a new material (hypothesis totem-strip-groups/1)");
     }
     for (std::size_t i = 0; i < m.strips.size(); ++i) m.strip_order.push_back(static_cast<std::uint32_t>(i));
+    if (const StripIndexCensus c = strip_index_census(m); c.strips_rules_differ)
+        report.notes.push_back(std::to_string(c.strips_rules_differ) + " strip(s) would show another material under "
+                               "noclip's rule (subtype 4: minus the smallest index " + std::to_string(smallest_strip_index(m)) +
+                               ") than under Chum World's (index % n), which this MESH is written for: the first "
+                               "material of the list is not used (hypothesis totem-strip-material-index/1)");
 
     m.spheres = old.spheres;
     m.cuboids = old.cuboids;
