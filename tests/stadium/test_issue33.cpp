@@ -14,7 +14,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <numeric>
+#include <set>
 
 using namespace mod::stadium;
 
@@ -226,6 +228,10 @@ BOOST_AUTO_TEST_CASE(palette_use_counts_texels) {
     }
     BOOST_TEST(uses[0].texels > 0u);
     BOOST_TEST(std::string(hue_bin_name(2)) == "yellow");
+    // stadium show prints the same line per palette.
+    const auto out = modtest::run_cli({"stadium", "show", stadiumtest::sample_rom().string(), "0"});
+    BOOST_TEST_REQUIRE(out.exit_code == 0, out.err);
+    BOOST_TEST(out.out.find(palette_use_text(uses[0])) != std::string::npos, out.out);
 }
 
 namespace {

@@ -568,6 +568,10 @@ int totem_export(const po::variables_map& vm, const Global& g) {
     fs::path out = required(vm, "out");
     SkinExportReport report;
     mod::scene::Scene scene = skin_scene(l, index, report);
+    // What skin_to_scene says (unweighted positions, strip material indices past the list);
+    // the bind-pose note is printed with the summary below.
+    for (const auto& w : scene.warnings)
+        if (w != synthetic_bind_pose_note) warn(w);
     // Textures and material colours (libmod/totem/texture_scene.hpp).
     for (const auto& w : attach_materials(scene, l.reader(), l.archive, l.names, bitmap_layout(l.platform, l.archive.endian)))
         warn(w);
