@@ -177,6 +177,28 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
         }
         part_material[i] = static_cast<std::uint32_t>(it - m.materials.begin());
     }
+    // noclip reads a subtype-4 MESH's strips relative to the smallest index (totem-mesh.md,
+    // hypothesis totem-strip-material-index/1): when no source part uses the list's first
+    // material, the used materials move to the front (old order kept within each group) so
+    // Chum World's and noclip's rules name the same material for every new strip.
+    if (m.header.item_subtype == 4 && !parts.empty() && !m.materials.empty() &&
+        std::find(part_material.begin(), part_material.end(), 0u) == part_material.end()) {
+        std::vector<bool> used(m.materials.size(), false);
+        for (auto pm : part_material) used[pm] = true;
+        std::vector<std::uint32_t> new_position(m.materials.size());
+        std::vector<std::int32_t> reordered;
+        for (int pass = 0; pass < 2; ++pass)
+            for (std::size_t i = 0; i < m.materials.size(); ++i)
+                if (used[i] == (pass == 0)) {
+                    new_position[i] = static_cast<std::uint32_t>(reordered.size());
+                    reordered.push_back(m.materials[i]);
+                }
+        m.materials = std::move(reordered);
+        for (auto& pm : part_material) pm = new_position[pm];
+        report.notes.push_back("material list reordered so its first material is used: the MESH has subtype 4, where "
+                               "noclip reads strip indices relative to the smallest one (hypothesis "
+                               "totem-strip-material-index/1); both public readers then name the same materials");
+    }
     const bool corners = !old.strip_corners.empty() || old.strips.empty();
     if (!corners)
         report.notes.push_back("the old MESH has no corner lists (the PS2 case): positions, UVs and normals are written "
@@ -306,7 +328,8 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
             std::int32_t g = 0;
             if (old.strip_groups)
                 for (std::size_t i = 0; i < old.strips.size() && i < old.strip_groups->size(); ++i)
-                    if (strip_material(old, old.strips[i].material_index) == s.material_index - base) {
+                    if (const std::uint32_t k = strip_material(old, old.strips[i].material_index);
+                        k < old.materials.size() && old.materials[k] == m.materials[s.material_index - base]) {
                         g = (*old.strip_groups)[i];
                         break;
                     }
