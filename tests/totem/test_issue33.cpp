@@ -9,6 +9,7 @@
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/mesh_build.hpp"
+#include "libmod/totem/material.hpp"
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/texture_scene.hpp"
 #include "libmod/totem/verify.hpp"
@@ -135,6 +136,24 @@ BOOST_AUTO_TEST_CASE(rebuild_keeps_the_index_base) {
         BOOST_TEST(strip_material(four.mesh, st.material_index) == strip_material_noclip(four.mesh, st.material_index));
     }
     BOOST_TEST(strip_index_census(four.mesh).strips_rules_differ == 0u);
+}
+
+// Review §5 item 7: Chum World's enum reads interpolation 0 ("Invalid") and refuses 4 and up.
+BOOST_AUTO_TEST_CASE(interpolation_zero_is_a_note_four_a_mismatch) {
+    MaterialAnim a;
+    a.length = F32::of(1.0f);
+    for (auto& t : a.tracks) t.interpolation = 1;
+    a.tracks[track_alpha] = {0, {AnimKey{0, 0, {F32::of(0.5f)}}}};
+    auto f = check_material_anim(a);
+    BOOST_TEST_REQUIRE(f.size() == 1u);
+    BOOST_TEST((f[0].level == Finding::Level::note));
+    BOOST_TEST(f[0].message.find("Invalid") != std::string::npos, f[0].message);
+    a.tracks[track_alpha].interpolation = 4;
+    f = check_material_anim(a);
+    BOOST_TEST_REQUIRE(f.size() == 1u);
+    BOOST_TEST((f[0].level == Finding::Level::mismatch));
+    a.tracks[track_alpha].interpolation = 3;
+    BOOST_TEST(check_material_anim(a).empty());
 }
 
 // The UV transform both readers apply: (u, v, 1) x M; stored_uvs takes it back.
