@@ -35,4 +35,35 @@ BOOST_AUTO_TEST_CASE(every_ready_made_mod_validates_and_its_sample_twin_applies)
     BOOST_TEST(count >= 1u);
 }
 
+// Issue 33 (review §4): "palette 0 is the body" has no source, so a palette edit's plan lists
+// every palette of the entry with what it colours and where to see it.
+BOOST_AUTO_TEST_CASE(blue_pikachu_dry_run_lists_every_palette) {
+    TempDir tmp;
+    fs::copy_file(fs::path(MODKIT_SOURCE_DIR) / "patches/stadium-blue-pikachu/sample.json", tmp / "sample.json");
+    mod::sample::write_example_inputs(tmp.path());
+    ApplyOptions o;
+    o.quiet = true;
+    o.dry_run = true;
+    const ApplyResult r = apply_manifests({load_manifest(tmp / "sample.json")}, o);
+    BOOST_TEST_REQUIRE(r.plan.edits.size() == 1u);
+    const auto& notes = r.plan.edits[0].notes;
+    // Sample model 1 (odd) has one 16-colour palette: the hypothesis line, one line per
+    // palette, the pictures line.
+    BOOST_TEST_REQUIRE(notes.size() == 3u);
+    BOOST_TEST(notes[0].find("hypothesis stadium-palette-parts/1") != std::string::npos, notes[0]);
+    BOOST_TEST(notes[0].find("1 palette(s)") != std::string::npos, notes[0]);
+    BOOST_TEST(notes[1].rfind("palette 0 (16 colours): materials ", 0) == 0u, notes[1]);
+    BOOST_TEST(notes[1].find("texels, most of them") != std::string::npos, notes[1]);
+    BOOST_TEST(notes[2].find("stadium export") != std::string::npos, notes[2]);
+    BOOST_TEST(notes[2].find("palNN.png") != std::string::npos, notes[2]);
+    BOOST_TEST(r.written.empty());
+    // The shipped mod's README and description say it is a hypothesis and how to settle it.
+    const std::string readme = [] {
+        const auto b = mod::read_file(fs::path(MODKIT_SOURCE_DIR) / "patches/README.md");
+        return std::string(b.begin(), b.end());
+    }();
+    BOOST_TEST(readme.find("stadium-palette-parts/1") != std::string::npos);
+    BOOST_TEST(readme.find("--dry-run") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 #include "libmod/stadium/animation_replace.hpp"
 #include "libmod/stadium/palette_edit.hpp"
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -129,6 +130,10 @@ BOOST_AUTO_TEST_CASE(exporter_round_trip) {
         const Model m = read_archive_model(sr.archive, e);
         const auto before = read_animations(m);
         if (before.skeletal.empty()) continue;
+        // Hypothesis animation-trs/1 holds only for bones with 0x1D flags 0: export's keys of
+        // flagged bones (the sample's model 7) are not the game's T, R, S, and replace refuses
+        // the camera-facing one (tests/stadium/test_issue33.cpp checks that).
+        if (std::any_of(m.bones.begin(), m.bones.end(), [](const ModelBone& b) { return b.flags != 0; })) continue;
         const fs::path glb = dir / ("m" + std::to_string(e) + ".glb");
         auto r = modtest::run_cli({"stadium", "export", rom, std::to_string(e), glb.string(), "--animations"});
         BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);

@@ -272,7 +272,11 @@ BOOST_AUTO_TEST_CASE(sample_rom_round_trip) {
         const auto anims = read_animations(m);
         for (const auto& old : anims.skeletal) {
             const Bytes glb = animtest::make_glb(animtest::bone_names(m), {animtest::anim_of(m, old, "animation" + std::to_string(old.index))});
-            const RomAnimationReplace out = replace_animation_in_rom(r.rom, r.archive, e, old.index, glb, "round.glb");
+            // The glb holds the game's own T, R, S (anim_of samples them), also for the sample's
+            // camera-facing bone (model 7, 0x1D flag bit 1), so it may be written as such.
+            AnimationReplaceOptions o;
+            o.camera_bones_as_trs = true;
+            const RomAnimationReplace out = replace_animation_in_rom(r.rom, r.archive, e, old.index, glb, "round.glb", o);
             ++replaced;
             const StadiumRom rom2 = load_rom_bytes(out.rom, "out.z64");
             const Archive archive2 = read_archive(rom2);

@@ -143,7 +143,9 @@ BOOST_AUTO_TEST_CASE(format_13_and_ps2_unknowns_are_refused) {
     BOOST_REQUIRE(err.has_value());
     BOOST_TEST(err->kind() == mod::ErrorKind::usage);
     BOOST_TEST(err->message().find("format 13") != std::string::npos);
-    BOOST_TEST(err->message().find("garbage") != std::string::npos);
+    // Refused as our choice: the readers disagree on the byte order, and noclip reads format 13
+    // with filter 5 as GX RGBA8 with a missing quarter (totem-bitmap.md, hypothesis totem-format13/1).
+    BOOST_TEST(err->message().find("filter 5") != std::string::npos);
     Bitmap swz = blank(BitmapLayout::ps2, bitmap_c8, 0);
     swz.flags = ps2_swizzled_flag;
     BOOST_TEST(modtest::catch_error([&] { encode_image(swz, img, Endian::little); }).has_value());

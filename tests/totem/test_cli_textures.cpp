@@ -48,7 +48,7 @@ BOOST_AUTO_TEST_CASE(textures_writes_every_bitmap_and_the_index) {
     auto d = json_file(s.dir / "tex/index.json");
     BOOST_TEST(std::string(d["format"].GetString()) == "modkit-totem-textures");
     BOOST_REQUIRE_EQUAL(d["bitmaps"].Size(), 11u);
-    BOOST_TEST(d["materials"].Size() == 2u);
+    BOOST_TEST(d["materials"].Size() == 3u);  // SKIN, CLOTH and the issue-33 SIGN (totem-sample.md)
     BOOST_TEST(d["material_anims"].Size() == 1u);
     BOOST_TEST(d["material_objs"].Size() == 1u);
     // Each PNG is the record's decoded image.

@@ -141,13 +141,15 @@ BOOST_AUTO_TEST_CASE(pc_archive_is_little_endian_by_hypothesis_with_a_short_last
     std::size_t compared = 0;
     for (std::size_t i = 0; i < a.records.size(); ++i) {
         if (record_kind(a.records[i]) == RecordKind::opaque) continue;
-        BOOST_TEST(a.records[i].name_id == b.records[i].name_id);
+        // Matched by name: the repacker's record order depends on the other records' sizes.
+        const auto j = find_record(b, a.records[i].name_id);
+        BOOST_REQUIRE(j.has_value());
         // The crate MESH has corner lists off PS2 only (sample/totem.cpp, as Chum World notes).
         const bool crate = a.records[i].name_id == name_id(mod::sample::totem_crate_mesh_name);
-        BOOST_TEST((a.records[i].payload == b.records[i].payload) == !crate);
+        BOOST_TEST((a.records[i].payload == b.records[*j].payload) == !crate);
         ++compared;
     }
-    BOOST_TEST(compared == 7u);  // 3 MESH + 4 SKIN
+    BOOST_TEST(compared == 9u);  // 4 MESH + 5 SKIN (the issue-33 sign: totem-sample.md)
     // The last chunk stops 0x20 bytes after its last record: the file is not whole chunks.
     BOOST_TEST(a.chunks.back().padding.size() == 0x20u);
     BOOST_TEST(a.chunk_used(a.chunks.back()) + 0x20u < a.chunk_size);

@@ -238,12 +238,17 @@ BOOST_AUTO_TEST_CASE(generated_fbx_and_gltf_sources_by_group_name) {
         const Loaded b = load(out, s.ngc);
         const Mesh body = b.mesh(sample::totem_body_mesh_name);
         BOOST_TEST(check_mesh(body).empty());
-        // 25 positions (distinct weights per row), the CLOTH material (index 1 of the kept list).
+        // 25 positions (distinct weights per row), the CLOTH material. The body has subtype 4 and
+        // the source does not use SKIN.TMAT (the list's first): the list is reordered so CLOTH
+        // comes first and both public strip-index rules read it (totem-mesh.md, issue 33).
         BOOST_TEST(body.positions.size() == 25u);
+        BOOST_TEST((body.materials == std::vector<std::int32_t>{name_id("DB:>SAMPLE>MATERIALS>CLOTH.TMAT"),
+                                                               name_id("DB:>SAMPLE>MATERIALS>SKIN.TMAT")}));
         const auto tris = build_triangles(body);
         BOOST_TEST(tris.size() == 32u);
         for (const auto& t : tris) {
-            BOOST_TEST(t.material_index == 1u);
+            BOOST_TEST(t.material_index == 0u);
+            BOOST_TEST(strip_material_noclip(body, t.material_index) == 0u);
             // Game order (0, 1, 2) is the source's (0, 2, 1): clockwise seen from +z.
             auto p = [&](int c) { return body.positions[t.corners[c].position]; };
             const double cz = (p(1)[0].value() - p(0)[0].value()) * (p(2)[1].value() - p(0)[1].value()) -

@@ -55,6 +55,7 @@ void print_plan(const mf::Plan& plan) {
         for (const auto& t : e.touches)
             if (t.exclusive) std::printf("         writes %s %s: %s\n", t.file.c_str(), t.region.c_str(), t.what.c_str());
         for (const auto& l : e.limits) std::printf("         limit: %s\n", l.c_str());
+        for (const auto& n : e.notes) std::printf("         note: %s\n", n.c_str());
     }
 }
 
@@ -77,6 +78,8 @@ void plan_json(Json& j, const mf::Plan& plan) {
                 .field("end", t.end).field("exclusive", t.exclusive).field("what", t.what).end_object();
         j.end_array().key("limits").begin_array();
         for (const auto& l : e.limits) j.value(l);
+        j.end_array().key("notes").begin_array();
+        for (const auto& n : e.notes) j.value(n);
         j.end_array().end_object();
     }
     j.end_array();

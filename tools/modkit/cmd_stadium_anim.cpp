@@ -196,6 +196,15 @@ int stadium_moves(const po::variables_map& vm, const Global& g) {
                 for (auto b : r.raw) j.value(unsigned(b));
                 j.end_array().end_object();
             }
+            j.end_array().key("context_rows").begin_array();
+            for (const auto& r : s.context_rows) {
+                j.begin_object().field("offset", unsigned(r.offset)).field("rom", unsigned(r.rom))
+                    .field("starts_skeletal", r.plays_context_animation());
+                if (r.plays_context_animation()) j.field("skeletal", unsigned(r.skeletal()));
+                j.key("raw").begin_array();
+                for (auto b : r.raw) j.value(unsigned(b));
+                j.end_array().end_object();
+            }
             j.end_array().end_object();
         }
         j.end_array().end_object();
@@ -208,6 +217,9 @@ int stadium_moves(const po::variables_map& vm, const Global& g) {
             std::printf("  move %3u: skeletal %u, aux %s, start frame %u\n", r.move, unsigned(r.skeletal()),
                         r.aux() ? std::to_string(*r.aux()).c_str() : "none", unsigned(r.start_frame()));
         }
+        for (const auto& r : s.context_rows)
+            if (r.plays_context_animation())
+                std::printf("  row 0x%X (context, outside move selection): skeletal %u\n", r.offset, unsigned(r.skeletal()));
     }
     return 0;
 }

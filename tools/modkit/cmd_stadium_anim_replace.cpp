@@ -25,6 +25,7 @@ int stadium_animation(const po::variables_map& vm, const Global& g) {
     const std::size_t model = vm["model"].as<std::size_t>(), index = vm["index"].as<std::size_t>();
     AnimationReplaceOptions o;
     if (vm.count("animation")) o.animation = vm["animation"].as<std::string>();
+    o.camera_bones_as_trs = vm.count("camera-bones-as-trs") > 0;
     const StadiumRom rom = load_rom(in);
     const Archive archive = read_archive(rom);
     const mod::Bytes glb = mod::read_file(source);
@@ -68,7 +69,7 @@ int stadium_animation(const po::variables_map& vm, const Global& g) {
 }
 
 const Registrar stadium_anim_replace_group({"stadium", "Pokémon Stadium model archive, PERS-SZP entries and FRAGMENTs", {
-    {"animation", "replace ROM MODEL INDEX SOURCE.glb OUT [--animation NAME|N] [--json]",
+    {"animation", "replace ROM MODEL INDEX SOURCE.glb OUT [--animation NAME|N] [--camera-bones-as-trs] [--json]",
      "replace a skeletal animation from a glTF animation (re-encoded packed; quantisation reported), writing a complete ROM",
      [](auto& o, auto& p) {
          o.add_options()("action", po::value<std::string>(), "action")(
@@ -78,7 +79,10 @@ const Registrar stadium_anim_replace_group({"stadium", "Pokémon Stadium model a
              "source", po::value<std::string>(), "glTF binary (.glb) with the animation; joints named as stadium export names bones")(
              "out", po::value<std::string>(), "output ROM (input's byte order)")(
              "animation", po::value<std::string>(),
-             "which animation of SOURCE: its name or index (default: the only one, or the one named animation<INDEX>…)");
+             "which animation of SOURCE: its name or index (default: the only one, or the one named animation<INDEX>…)")(
+             "camera-bones-as-trs",
+             "write the keys of camera-facing bones (0x1D flag bit 1) as T, R, S anyway (default: refused; they are not "
+             "what the game applies)");
          p.add("action", 1).add("rom", 1).add("model", 1).add("index", 1).add("source", 1).add("out", 1);
      },
      stadium_animation},

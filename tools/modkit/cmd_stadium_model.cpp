@@ -10,6 +10,7 @@
 #include "libmod/stadium/export.hpp"
 #include "libmod/stadium/model.hpp"
 #include "libmod/stadium/palette_edit.hpp"
+#include "libmod/stadium/palette_use.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 #include "libmod/stadium/texture_edit.hpp"
 
@@ -100,9 +101,16 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
                 .field("texel_count", t.descriptor.texel_count).field("texels", mod::hex(t.texels, 8))
                 .field("bytes", std::uint64_t(t.data.size())).end_object();
         j.end_array().key("palettes").begin_array();
-        for (const auto& p : m.palettes)
+        const auto uses = mod::stadium::palette_use(m);  // what each palette colours (issue 33)
+        for (std::size_t i = 0; i < m.palettes.size(); ++i) {
+            const auto& p = m.palettes[i];
             j.begin_object().field("color_count", p.color_count).field("colors", mod::hex(p.colors, 8))
-                .field("tlut_dl", mod::hex(p.tlut_dl, 8)).field("format", mod::n64::to_string(p.format)).end_object();
+                .field("tlut_dl", mod::hex(p.tlut_dl, 8)).field("format", mod::n64::to_string(p.format))
+                .field("texels", uses[i].texels).key("hue_texels").begin_array();
+            for (auto n : uses[i].hue_texels) j.value(n);
+            j.end_array().field("grey_texels", uses[i].grey_texels).field("use", mod::stadium::palette_use_text(uses[i]))
+                .end_object();
+        }
         j.end_array().field("vertices", unsigned(m.vertex_count)).field("draws", std::uint64_t(m.draws.size()))
             .field("display_lists", std::uint64_t(m.lists.size())).field("triangles", std::uint64_t(m.triangles.size()));
         j.key("draw_order").begin_array();
@@ -142,9 +150,11 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
                     unsigned(t.descriptor.width), unsigned(t.descriptor.height), t.descriptor.texel_count, t.texels);
     }
     std::printf("%zu palettes:\n", m.palettes.size());
+    const auto uses = mod::stadium::palette_use(m);  // which palette is which part: hypothesis stadium-palette-parts/1
     for (std::size_t i = 0; i < m.palettes.size(); ++i)
-        std::printf("  [%zu] %u %s colours at %08X, TLUT DL %08X\n", i, m.palettes[i].color_count,
-                    mod::n64::to_string(m.palettes[i].format), m.palettes[i].colors, m.palettes[i].tlut_dl);
+        std::printf("  [%zu] %u %s colours at %08X, TLUT DL %08X; %s\n", i, m.palettes[i].color_count,
+                    mod::n64::to_string(m.palettes[i].format), m.palettes[i].colors, m.palettes[i].tlut_dl,
+                    mod::stadium::palette_use_text(uses[i]).c_str());
     std::printf("%u vertices, %zu draws, %zu display lists, %zu triangles\n", unsigned(m.vertex_count), m.draws.size(),
                 m.lists.size(), m.triangles.size());
     std::printf("draw order as the game runs it (render layer 0 to 9, walk order inside a layer):");

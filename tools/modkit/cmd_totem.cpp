@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 namespace modkit {
@@ -487,6 +488,11 @@ int totem_verify(const po::variables_map& vm, const Global& g) {
             report_failure(l.data_path.string() + ": " + record + ": decodes but does not re-encode to the same bytes");
         for (const auto& f : v.findings) mismatches += f.level == Finding::Level::mismatch;
     }
+    // Strip material indices by item subtype: the figure that tells Chum World's rule
+    // (index % n) and noclip's (subtype 4: minus the smallest index) apart on real data.
+    std::map<std::uint16_t, StripIndexCensus> census;
+    for (const auto& v : verdicts)
+        if (v.kind == RecordKind::mesh && v.decoded) census[v.mesh_subtype] += v.strip_census;
     if (g.json) {
         Json j;
         j.begin_object().field("file", l.data_path.string()).field("platform", l.platform_text())
@@ -502,6 +508,13 @@ int totem_verify(const po::variables_map& vm, const Global& g) {
             json_findings(j, v.findings);
             j.end_object();
         }
+        j.end_array().key("strip_material_indices").begin_array();
+        for (const auto& [subtype, c] : census)
+            j.begin_object().field("item_subtype", unsigned(subtype)).field("meshes", std::uint64_t(c.meshes))
+                .field("strips", std::uint64_t(c.strips)).field("strips_past_list", std::uint64_t(c.strips_past_list))
+                .field("meshes_past_list", std::uint64_t(c.meshes_past_list))
+                .field("strips_rules_differ", std::uint64_t(c.strips_rules_differ))
+                .field("meshes_rules_differ", std::uint64_t(c.meshes_rules_differ)).end_object();
         j.end_array().field("failures", std::uint64_t(bad)).field("mismatches", std::uint64_t(mismatches)).end_object();
     } else {
         std::printf("%s: %s-endian, archive round trip %s\n", l.data_path.c_str(), mod::to_string(l.archive.endian),
@@ -518,6 +531,11 @@ int totem_verify(const po::variables_map& vm, const Global& g) {
             for (const auto& f : v.findings)
                 std::printf("      %s: %s: %s\n", level_text(f.level), f.path.c_str(), f.message.c_str());
         }
+        for (const auto& [subtype, c] : census)
+            std::printf("strip material indices, MESH subtype %u: %zu MESHes, %zu strips, %zu past the material list "
+                        "(in %zu MESHes), %zu where Chum World's and noclip's rules differ (in %zu MESHes)\n",
+                        unsigned(subtype), c.meshes, c.strips, c.strips_past_list, c.meshes_past_list,
+                        c.strips_rules_differ, c.meshes_rules_differ);
         std::printf("%zu failures, %zu mismatches with the documented facts\n", bad, mismatches);
     }
     return bad ? 2 : 0;
@@ -550,6 +568,10 @@ int totem_export(const po::variables_map& vm, const Global& g) {
     fs::path out = required(vm, "out");
     SkinExportReport report;
     mod::scene::Scene scene = skin_scene(l, index, report);
+    // What skin_to_scene says (unweighted positions, strip material indices past the list);
+    // the bind-pose note is printed with the summary below.
+    for (const auto& w : scene.warnings)
+        if (w != synthetic_bind_pose_note) warn(w);
     // Textures and material colours (libmod/totem/texture_scene.hpp).
     for (const auto& w : attach_materials(scene, l.reader(), l.archive, l.names, bitmap_layout(l.platform, l.archive.endian)))
         warn(w);

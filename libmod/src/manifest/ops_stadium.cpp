@@ -10,6 +10,7 @@
 #include "libmod/stadium/fragment_image.hpp"
 #include "libmod/stadium/model.hpp"
 #include "libmod/stadium/palette_edit.hpp"
+#include "libmod/stadium/palette_use.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 #include "libmod/stadium/texture_edit.hpp"
 
@@ -114,6 +115,19 @@ void report_palette(ReportOut& r, const PaletteEditReport& p, const ModelPalette
     r.obj["palettes"].PushBack(o, r.a);
 }
 
+// Every palette of the model with what it colours (palette_use.hpp), and where to see it: the
+// figure that tells on a real dump which palette is which part (patches/README.md).
+void add_palette_notes(const EditEnv& env, PlannedEdit& out, const Model& m, std::size_t index) {
+    out.notes.push_back("which palette colours which part of a model is not documented for any real model (hypothesis "
+                        "stadium-palette-parts/1); model " + std::to_string(index) + " has " +
+                        std::to_string(m.palettes.size()) + " palette(s):");
+    for (const auto& u : palette_use(m)) out.notes.push_back(palette_use_text(u));
+    out.notes.push_back("pictures: modkit stadium export " + env.target.display + " " + std::to_string(index) +
+                        " DIR writes DIR/palNN.png (each palette's colours) and DIR/texNN.png (each texture with its "
+                        "palette); modkit stadium preview " + env.target.display + " " + std::to_string(index) +
+                        " model.png shows the model");
+}
+
 // ---- palette.set ---------------------------------------------------------------------------
 
 void plan_palette_set(const EditEnv& env, PlannedEdit& out) {
@@ -131,6 +145,7 @@ void plan_palette_set(const EditEnv& env, PlannedEdit& out) {
     }
     for (unsigned s : slots) out.touches.push_back(palette_touch(env, index, p, pal, {s}));
     add_model_touches(env, out, index);
+    add_palette_notes(env, out, m, index);
     out.summary = "set " + std::to_string(slots.size()) + " slot(s) of palette " + std::to_string(pal) + " of model " +
                   std::to_string(index);
 }
@@ -175,6 +190,7 @@ void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
         add_slot_runs(env, out, index, p, pal, slots);
     }
     add_model_touches(env, out, index);
+    add_palette_notes(env, out, m, index);
     const auto s = env.hsv_shift();
     out.summary = "shift hue " + std::to_string(s.hue_degrees).substr(0, 6) + " deg, saturation x" +
                   std::to_string(s.saturation).substr(0, 4) + ", value x" + std::to_string(s.value).substr(0, 4) +

@@ -131,8 +131,9 @@ Bytes build_model(std::size_t index) {
     // 0x1D, 0x05, 0x23, 0x22: bone b with its material and geometry (its level left open).
     auto bone_block = [&](LayoutScript& l, int b) {
         const auto& mt = materials[std::size_t(b) % materials.size()];
-        l.bone(static_cast<std::uint8_t>(b), 0, sample_bone_channel(index, bones, b), {0, static_cast<std::int16_t>(b ? 60 : 0), 0},
-               sample_bone_rotation(index, b));
+        const SampleBoneFlags bf = sample_bone_flags(index, b);  // stadium_cases.hpp: issue 33 flag paths
+        l.bone(static_cast<std::uint8_t>(b), bf.flags, sample_bone_channel(index, bones, b),
+               {0, static_cast<std::int16_t>(b ? 60 : 0), 0}, sample_bone_rotation(index, b), bf.sx, bf.sy, bf.sz);
         l.open();
         l.material(1, sample_material_channel(index, b), material_dls[std::size_t(b) % materials.size()], mt.first,
                    mt.second, 0xFFFFFFFF);

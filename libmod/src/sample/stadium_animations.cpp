@@ -236,12 +236,29 @@ void write_sample_battle_tables(Bytes& rom) {
         if (!own) continue;
         const std::size_t model = i < models ? i : 0;
         const std::size_t skeletal = sample_skeletal_count(model), aux = sample_aux_count(model);
+        // Moves play every skeletal animation but the last (issue 33, A24): that one is played
+        // only through the context rows 0xA50 and 0xB20.
+        const std::size_t by_moves = skeletal > 1 ? skeletal - 1 : 1;
         for (std::uint32_t move = 1; move <= battle_move_rows; ++move) {
             std::uint8_t* row = &rom[battle_rows_rom + word + (move - 1) * battle_row_size];
             for (std::uint32_t k = 0; k < battle_row_size; ++k) row[k] = static_cast<std::uint8_t>(move * 7 + k * 13);
-            row[0] = static_cast<std::uint8_t>((move - 1) % skeletal);
+            row[0] = static_cast<std::uint8_t>((move - 1) % by_moves);
             row[1] = aux && move % 2 == 0 ? static_cast<std::uint8_t>((move / 2) % aux) : std::uint8_t{0xFF};
             row[6] = static_cast<std::uint8_t>(move % 3);
+        }
+        // Context rows 0xA50 .. 0xB80 (the rest of the block up to the next one): pattern bytes;
+        // the five the game starts skeletal animations from play the last (0xA50, 0xB20), the
+        // first (0xA80) and the second (0xAF0, 0xB00) animation, no aux, start frame 0.
+        for (std::uint32_t at = battle_move_rows * battle_row_size; at < battle_species_stride; at += battle_row_size) {
+            std::uint8_t* row = &rom[battle_rows_rom + word + at];
+            for (std::uint32_t k = 0; k < battle_row_size; ++k) row[k] = static_cast<std::uint8_t>(at / 16 * 11 + k * 5);
+            if (std::find(battle_context_animation_rows.begin(), battle_context_animation_rows.end(), at) ==
+                battle_context_animation_rows.end())
+                continue;
+            const std::size_t played = at == 0xA50 || at == 0xB20 ? skeletal - 1 : at == 0xA80 ? 0 : 1 % skeletal;
+            row[0] = static_cast<std::uint8_t>(played);
+            row[1] = 0xFF;
+            row[6] = 0;
         }
     }
 }

@@ -8,6 +8,15 @@
 
 namespace mod::sample {
 
+SampleBoneFlags sample_bone_flags(std::size_t model, int bone) {
+    if (model != sample_bone_flags_model) return {};
+    if (bone == 1) return {1, 0x20000, 0x10000, 0x8000};
+    if (bone == 2) return {1};
+    if (bone == 3) return {2};
+    return {};
+}
+
+
 stadium::Vec3s sample_bone_rotation(std::size_t, int bone) {
     if (bone == 1) return {0, 0x4000, 0};
     if (bone == 2) return {0x2000, 0, 0};

@@ -19,6 +19,18 @@ stadium::Vec3s sample_bone_rotation(std::size_t model, int bone);
 // S and clamps T (cms = G_TX_MIRROR, cmt = G_TX_CLAMP); the others keep the default wrap.
 stadium::DlId sample_material_dl(stadium::ModelBuilder& m, std::size_t k, std::int16_t texture);
 
+// Issue 33 (review A18): model 7 (five nested bones) exercises the 0x1D flag paths of
+// src/12D80.c: bone 1 has flag bit 0 (func_8000F730 + the scale stack) with the non-uniform
+// scale (2, 1, 0.5); bone 2, its child, has flag bit 0 too (it inherits that stack, and its
+// rest rotation is 45° about x); bone 3 has flag bit 1 (camera-facing, func_80010228). Other
+// bones and models: flags 0, scale 1.
+inline constexpr std::size_t sample_bone_flags_model = 7;
+struct SampleBoneFlags {
+    std::uint8_t flags = 0;
+    std::int32_t sx = 0x10000, sy = 0x10000, sz = 0x10000;  // 16.16
+};
+SampleBoneFlags sample_bone_flags(std::size_t model, int bone);
+
 // Whether bone `b`'s geometry is unlit: the last bone of odd-numbered models. Its geometry mode
 // is 0x00200405 (z-buffer, shade, cull back, smooth shading; no G_LIGHTING 0x00020000) instead of
 // 0x00220405 and its vertices

@@ -180,6 +180,16 @@ Content build(Platform platform) {
     add("SKIN", totem_skin_plain_name, unlisted_subtype,
         encode_skin(make_skin(crate, {{crate_id, &prop}}, false, Zero2Reading::no_anim_block, 6), e));
     add("SKIN", totem_lid_skin_name, level_name, lid_skin_payload(prop, crate_id, e));  // names a SURFACE (totem_cases.cpp)
+    // Issue 33 (T17, T13): the sign's strips name materials 2 and 3 of a 2-entry list (subtype
+    // 4, smallest index 2: Chum World's index % n and noclip's minus-the-smallest agree), and
+    // its first material has a non-identity UV transform (totem_textures.cpp).
+    Mesh sign = ring_mesh(3, 4, 0.3f, 0.0f, 0.6f, true, true, 7);
+    for (auto& strip : sign.strips) strip.material_index += totem_sign_index_base;
+    sign.materials = {name_id(totem_sign_material_name), name_id("DB:>SAMPLE>MATERIALS>SKIN.TMAT")};
+    const std::vector<Bone> sign_bones = {{"SIGN_POST", 0.0f}, {"SIGN_BOARD", 0.6f}};
+    add("MESH", totem_sign_mesh_name, level_name, encode_mesh(sign, e));
+    add("SKIN", totem_sign_skin_name, level_name,
+        encode_skin(make_skin(sign_bones, {{name_id(totem_sign_mesh_name), &sign}}, false, Zero2Reading::no_anim_block, 8), e));
     std::vector<TotemRecordSpec> textures;  // BITMAPs and MATERIAL chains (totem_textures.cpp)
     totem_texture_records(platform, level_name, textures);
     for (auto& t : textures) add(t.type, t.name, t.subtype, std::move(t.payload));
@@ -194,6 +204,7 @@ Content build(Platform platform) {
     for (const auto& b : hero)
         if (b.name != unlisted_bone) c.names.push_back(b.name);
     for (const auto& b : crate) c.names.push_back(b.name);
+    for (const auto& b : sign_bones) c.names.push_back(b.name);
     c.names.push_back(totem_lid_group_name);
     return c;
 }

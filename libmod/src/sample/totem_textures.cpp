@@ -3,6 +3,7 @@
 // (one swizzled record kept opaque), and MATERIAL → BITMAP, MATERIALANIM → MATERIAL,
 // MATERIALOBJ → MATERIALANIM chains for the hero's MESH materials. Synthetic, deterministic.
 #include "totem_textures.hpp"
+#include "totem_cases.hpp"
 
 #include "libmod/totem/bitmap.hpp"
 #include "libmod/totem/material.hpp"
@@ -159,6 +160,9 @@ void totem_texture_records(Platform platform, const std::string& subtype, std::v
     Material cloth_material = material(cloth, 0.2f, 0.4f, 0.9f, 1);
     cloth_material.reflection = hero;
     out.push_back({"MATERIAL", "DB:>SAMPLE>MATERIALS>CLOTH.TMAT", subtype, encode_material(cloth_material, e)});
+    Material sign_material = material(name_id("DB:>SAMPLE>TEXTURES>CRATE.TBITMAP"), 1, 1, 1, 1);
+    for (int i = 0; i < 9; ++i) sign_material.uv_transform[i] = F32::of(totem_sign_uv_transform[i]);
+    out.push_back({"MATERIAL", totem_sign_material_name, subtype, encode_material(sign_material, e)});
     out.push_back({"MATERIALANIM", "DB:>SAMPLE>MATERIALS>CLOTH_ANIM.TMATANIM", subtype, encode_material_anim(cloth_anim(), e)});
     MaterialObj obj;
     obj.anims = {name_id("DB:>SAMPLE>MATERIALS>CLOTH_ANIM.TMATANIM")};

@@ -106,7 +106,9 @@ Reach component_reach(const SkeletalAnimationData& a, const AnimationDescriptor&
     const std::int64_t lo = n == 0 ? off - 1 : off, hi = n == 0 ? off - 1 : off + n - 1;  // element indices
     if (c == Component::scale) return {lo, hi + 1, true};
     const std::int64_t bits = (c == Component::rotation || !a.trans16()) ? 12 : 16;
-    if (lo < 0) return {-1, 0, true};  // a negative field: refused by the caller
+    // Index −1 as the hardware reads it (read_packed_field): C's truncating division gives
+    // halfword 0 for 12-bit fields (halfwords 0 and 1), −1 for 16-bit ones (−1 and 0).
+    if (lo < 0) return bits == 16 ? Reach{-1, 1, true} : Reach{0, 2, true};
     const std::int64_t p_last = hi * bits;
     const std::int64_t last_word = p_last / 16 + ((p_last % 16) + bits > 16 ? 1 : 0);
     return {lo * bits / 16, last_word + 1, true};
@@ -219,9 +221,6 @@ SkeletalAnimationData read_skeletal_animation(const Model& model, std::size_t in
         for (std::size_t i = 0; i < a.descriptors.size(); ++i) {
             const Reach r = component_reach(a, a.descriptors[i], c);
             if (!r.any) continue;
-            if (r.first < 0 && c != Component::scale)
-                rd.fail(a.descriptor_offset + std::uint32_t(i * animation_descriptor_size), channel_name(i) + "." + to_string(c),
-                        "count 0 with offset 0 reads bit field -1 (the game's read is undefined)");
             if (!need.any) need = r;
             need.first = std::min(need.first, r.first);
             need.end = std::max(need.end, r.end);

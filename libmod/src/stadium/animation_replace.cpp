@@ -216,6 +216,19 @@ AnimationReplaceReport replace_animation(const Model& model, FragmentImage& imag
         per_bone[b] = bone_samples(model.bones[b], it == tracks.end() ? nullptr : &it->second, a, static_cast<std::size_t>(frames));
         (it == tracks.end() ? rep.bones_kept : rep.bones_animated).push_back(animation_bone_name(model, b));
     }
+    // Camera-facing bones (0x1D flag bit 1): their glTF TRS is not the game's T, R, S (issue 33, A18).
+    for (std::size_t b = 0; b < model.bones.size(); ++b) {
+        if (!(model.bones[b].flags & 2) || !tracks.count(b) || !binds(model.bones[b].channel)) continue;
+        const std::string what = "bone " + animation_bone_name(model, b) +
+                                 " has 0x1D flag bit 1 (camera-facing: the game orients it by the view matrix, "
+                                 "src/12D80.c func_80010228), so its glTF keys are not the translation, rotation and "
+                                 "scale the game applies (export wrote them with an identity view)";
+        if (!options.camera_bones_as_trs)
+            throw Error(ErrorKind::conflict, what + "; remove its channels from the animation to keep its bind values, or "
+                                                    "pass --camera-bones-as-trs to write its keys as T, R, S anyway",
+                        source_name);
+        rep.warnings.push_back(what + ": written as T, R, S (--camera-bones-as-trs)");
+    }
     for (std::size_t b = 0; b < model.bones.size(); ++b) {
         const std::uint8_t c = model.bones[b].channel;
         const bool animated = tracks.count(b) > 0;

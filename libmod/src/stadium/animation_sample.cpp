@@ -33,22 +33,41 @@ float evaluate_hermite(const std::vector<HermiteKey>& k, std::int32_t t) noexcep
         }
     const std::int32_t span = std::int32_t(k[i + 1].frame) - k[i].frame;
     if (span == 0) return k[i].value;  // the game divides by zero here (a finding on read)
+    // src/17300.c func_80016934, every operation in f32 in C's order (left to right).
     const float x = float(t - k[i].frame) / 30.0f;
     const float y = 30.0f / float(span);
-    const float s = x * y;
-    const float s2 = s * s, s3 = s2 * s;
-    return float(k[i].value) * (2.0f * s3 - 3.0f * s2 + 1.0f) + float(k[i + 1].value) * (-2.0f * s3 + 3.0f * s2) +
-           float(k[i].out_tangent) * (x * s2 - 2.0f * x * s + x) + float(k[i + 1].in_tangent) * (x * s2 - x * s);
+    const float h00 = ((2.0f * x * x * x * y * y * y) - 3.0f * x * x * y * y) + 1.0f;
+    const float h01 = (-2.0f * x * x * x * y * y * y) + 3.0f * x * x * y * y;
+    const float h10 = (x * x * x * y * y - (2.0f * x * x * y)) + x;
+    const float h11 = x * x * x * y * y - (x * x * y);
+    return float(k[i].value) * h00 + float(k[i + 1].value) * h01 + float(k[i].out_tangent) * h10 +
+           float(k[i + 1].in_tangent) * h11;
 }
 
 std::int16_t hermite_angle(float tenths) noexcept {
     if (!std::isfinite(tenths)) return 0;
     float deg = tenths / 10.0f;
-    deg = std::fmod(deg, 360.0f);
-    if (deg < 0) deg += 360.0f;
-    if (deg >= 360.0f) deg -= 360.0f;
+    // src/17300.c func_80016DE0: repeated ±360 in f32. Values from s16 keys stay below ~1.4e7°
+    // (about 40,000 steps); a larger one (impossible from the data) is reduced first.
+    if (std::fabs(deg) > 1e8f) deg = std::fmod(deg, 360.0f);
+    while (deg < 0.0f) deg += 360.0f;
+    while (deg >= 360.0f) deg -= 360.0f;
     const auto whole = static_cast<std::int32_t>(deg / 360.0f * 65536.0f);  // truncation, 0..65535
     return static_cast<std::int16_t>(static_cast<std::uint16_t>(whole));
+}
+
+std::int32_t read_packed_field(const AnimationArray& arr, std::int64_t index, unsigned bits) noexcept {
+    const std::int32_t p = static_cast<std::int32_t>(index * std::int64_t(bits));  // s32 product (indices are u16 + frame)
+    const std::int32_t w = p / 16, r = p % 16;  // C: truncation toward zero, remainder with the dividend's sign
+    auto half = [&](std::int64_t k) -> std::uint32_t {
+        if (k == -1) return arr.word_before.value_or(0);
+        if (k < 0 || static_cast<std::uint64_t>(k) >= arr.words.size()) return 0;
+        return arr.words[static_cast<std::size_t>(k)];
+    };
+    std::uint32_t word = (half(w) << 16) | half(std::int64_t(w) + 1);
+    word <<= static_cast<std::uint32_t>(r) & 31u;                                       // sllv
+    const std::int32_t v = static_cast<std::int32_t>(word) >> ((0u - bits) & 31u);  // srav by −bits
+    return std::int16_t(static_cast<std::uint16_t>(static_cast<std::uint32_t>(v)));  // spC.y
 }
 
 namespace {
@@ -71,12 +90,12 @@ double sample_component(const SkeletalAnimationData& a, std::size_t descriptor, 
     if (a.hermite()) {
         if (n < 2) {
             const auto k = std::int16_t(off);
-            if (c == Component::scale) return k / 100.0;
+            if (c == Component::scale) return double(float(k) / 100.0f);
             if (c == Component::rotation) return hermite_angle(float(k));
             return k;
         }
         const float v = evaluate_hermite(detail::keys_of(arr, off, n, detail::wide_keys(d, c)), static_cast<std::int32_t>(f));
-        if (c == Component::scale) return double(v) / 100.0;
+        if (c == Component::scale) return double(v / 100.0f);
         if (c == Component::rotation) return hermite_angle(v);
         return double(v);
     }
@@ -87,10 +106,10 @@ double sample_component(const SkeletalAnimationData& a, std::size_t descriptor, 
             return s16_at(arr, idx) / 1000.0;
         case Component::rotation:
             if (n == 1) return std::int16_t(std::uint16_t(off << 4));
-            return std::int16_t(std::uint16_t(read_bitfield(arr.words, std::uint32_t(idx), 12) * 16));
+            return std::int16_t(std::uint16_t(read_packed_field(arr, idx, 12) * 16));
         case Component::translation:
             if (n == 1) return a.trans16() ? std::int16_t(off) : std::int16_t(std::uint16_t(off << 4)) >> 4;
-            return read_bitfield(arr.words, std::uint32_t(idx), a.trans16() ? 16 : 12);
+            return read_packed_field(arr, idx, a.trans16() ? 16 : 12);
     }
     return 0;
 }

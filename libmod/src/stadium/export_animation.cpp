@@ -47,20 +47,43 @@ std::vector<std::uint32_t> moves_playing(const BattleTables* tables, std::size_t
     return out;
 }
 
+// Offsets of the context rows (battle_context_animation_rows) whose +0 starts skeletal
+// animation `index` for this entry; none for aux animations (the game reads only +0 there).
+std::vector<std::uint32_t> context_rows_playing(const BattleTables* tables, std::size_t entry, std::size_t index, bool aux) {
+    std::vector<std::uint32_t> out;
+    if (!tables || aux) return out;
+    for (const auto& s : tables->species) {
+        if (battle_model_entry(s.index) != entry) continue;
+        for (const auto& r : s.context_rows)
+            if (r.plays_context_animation() && r.skeletal() == index &&
+                std::find(out.begin(), out.end(), r.offset) == out.end())
+                out.push_back(r.offset);
+    }
+    return out;
+}
+
 std::string animation_name(const std::string& stem, std::size_t index, const std::vector<std::uint32_t>& moves,
-                           const BattleTables* tables) {
+                           const std::vector<std::uint32_t>& rows, const BattleTables* tables) {
     std::string n = stem + std::to_string(index);
     if (!tables) return n;
-    if (moves.empty()) return n + " (no move)";
-    n += " (move";
-    n += moves.size() > 1 ? "s " : " ";
-    for (std::size_t i = 0; i < moves.size() && i < 8; ++i) n += (i ? "," : "") + std::to_string(moves[i]);
-    if (moves.size() > 8) n += ",… " + std::to_string(moves.size()) + " moves";
+    if (moves.empty() && rows.empty()) return n + " (no move)";
+    n += " (";
+    if (!moves.empty()) {
+        n += moves.size() > 1 ? "moves " : "move ";
+        for (std::size_t i = 0; i < moves.size() && i < 8; ++i) n += (i ? "," : "") + std::to_string(moves[i]);
+        if (moves.size() > 8) n += ",… " + std::to_string(moves.size()) + " moves";
+    }
+    if (!rows.empty()) {
+        n += moves.empty() ? "" : "; ";
+        n += rows.size() > 1 ? "rows " : "row ";
+        for (std::size_t i = 0; i < rows.size(); ++i) n += (i ? "," : "") + hex(rows[i]);
+    }
     return n + ")";
 }
 
-std::string moves_json(const std::vector<std::uint32_t>& moves, const BattleTables* tables) {
-    return tables ? ",\"moves\":" + jarray(moves) : std::string();
+std::string moves_json(const std::vector<std::uint32_t>& moves, const std::vector<std::uint32_t>& rows,
+                       const BattleTables* tables) {
+    return tables ? ",\"moves\":" + jarray(moves) + ",\"context_rows\":" + jarray(rows) : std::string();
 }
 
 void add_skeletal(scene::Scene& sc, const Model& model, const SkeletalAnimationData& a, const BattleTables* tables,
@@ -69,7 +92,8 @@ void add_skeletal(scene::Scene& sc, const Model& model, const SkeletalAnimationD
     const std::int32_t frames = std::max<std::int32_t>(a.frame_count, 1);
     scene::Animation an;
     const auto moves = moves_playing(tables, entry, a.index, false);
-    an.name = animation_name("anim", a.index, moves, tables);
+    const auto rows = context_rows_playing(tables, entry, a.index, false);
+    an.name = animation_name("anim", a.index, moves, rows, tables);
     std::vector<scene::AnimationChannel> t(nb), r(nb), s(nb);
     std::vector<bool> warned(nb, false);
     for (std::size_t b = 0; b < nb; ++b) {
@@ -120,7 +144,7 @@ void add_skeletal(scene::Scene& sc, const Model& model, const SkeletalAnimationD
                      ",\"frame_count\":" + std::to_string(a.frame_count) + ",\"descriptor_count\":" +
                      std::to_string(a.descriptor_count) + ",\"unknown2\":[" + std::to_string(a.unknown2[0]) + "," +
                      std::to_string(a.unknown2[1]) + "],\"fps\":30,\"at_end\":" + jstr(a.hold() ? "hold last frame" : "loop to loop_frame") +
-                     "}" + moves_json(moves, tables) + "}";
+                     "}" + moves_json(moves, rows, tables) + "}";
     sc.animations.push_back(std::move(an));
 }
 
@@ -180,7 +204,11 @@ void add_animations(scene::Scene& sc, const Model& model, const ModelAnimations&
                     t.name = "tex" + std::to_string(k);
                     t.width = tex.descriptor.width;
                     t.height = tex.descriptor.height;
-                    t.rgba = decode_texture_rgba(model, static_cast<std::size_t>(k), pal);
+                    // The frame texture is drawn through this material's render tile (12D80.c
+                    // swaps only the 0x17 entry), so a CI4 frame takes this material's bank (A17).
+                    std::optional<unsigned> bank;
+                    if (ci && mt.load) bank = mt.load->render.palette;
+                    t.rgba = decode_texture_rgba(model, static_cast<std::size_t>(k), pal, bank);
                     if (info.texture) {
                         t.wrap_s = info.texture->wrap_s;
                         t.wrap_t = info.texture->wrap_t;
@@ -241,7 +269,8 @@ void add_animations(scene::Scene& sc, const Model& model, const ModelAnimations&
     for (const auto& a : anims.aux) {
         scene::Animation an;
         const auto moves = moves_playing(tables, entry, a.index, true);
-        an.name = animation_name("texanim", a.index, moves, tables);
+        const std::vector<std::uint32_t> rows;
+        an.name = animation_name("texanim", a.index, moves, rows, tables);
         const std::int32_t frames = std::max<std::int32_t>(a.frame_count, 1);
         std::string shown = "[";
         for (const auto& sw : switches) {
@@ -279,7 +308,7 @@ void add_animations(scene::Scene& sc, const Model& model, const ModelAnimations&
                          std::to_string(a.unknown2[0]) + "," + std::to_string(a.unknown2[1]) + "],\"channels\":" + chans +
                          "],\"stream\":" + stream + "],\"textures_per_frame\":" + per_frame +
                          "],\"representation\":\"switch joints: node texswitch_mat<M>_tex<T>_<bone> has scale 1 while material M "
-                         "shows texture T, else 0\"}" + moves_json(moves, tables) + "}";
+                         "shows texture T, else 0\"}" + moves_json(moves, rows, tables) + "}";
         if (!an.channels.empty()) sc.animations.push_back(std::move(an));
     }
 }

@@ -68,7 +68,8 @@ unsigned bank_for_texture(const Model& model, std::size_t texture) {
     return 0;
 }
 
-Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional<std::size_t> palette) {
+Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional<std::size_t> palette,
+                          std::optional<unsigned> bank_override) {
     if (texture >= model.textures.size())
         throw Error(ErrorKind::usage, "texture " + std::to_string(texture) + " does not exist (the model has " +
                                           std::to_string(model.textures.size()) + ")");
@@ -82,7 +83,8 @@ Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional
     if (!palette || *palette >= model.palettes.size())
         throw Error(ErrorKind::format, path + ": a CI texture no material gives a palette");
     n64::Tlut tlut{model.palettes[*palette].format, model.palettes[*palette].entries};
-    const unsigned bank = *t.format == n64::TexelFormat::ci4 ? bank_for_texture(model, texture) : 0;
+    const unsigned bank =
+        *t.format == n64::TexelFormat::ci4 ? (bank_override ? *bank_override : bank_for_texture(model, texture)) : 0;
     return n64::decode_ci_rgba(*t.format, r, t.descriptor.width, t.descriptor.height, tlut, bank);
 }
 

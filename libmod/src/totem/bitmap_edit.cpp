@@ -158,8 +158,9 @@ Bitmap encode_image(const Bitmap& original, const image::RgbaImage& img, Endian 
     img.check();
     const bool ps2 = original.layout == BitmapLayout::ps2;
     if (!ps2 && original.format == bitmap_rgb888)
-        throw Error(ErrorKind::usage, "format 13 (RGB888) is refused: the game shows format 13 as garbage "
-                                      "(doc/formats/totem-bitmap.md); this record cannot take a new image");
+        throw Error(ErrorKind::usage, "format 13 (RGB888) is refused: the two public readers disagree on its byte "
+                                      "order and noclip reads format 13 with filter 5 as GX RGBA8 with a missing "
+                                      "quarter (doc/formats/totem-bitmap.md); this record cannot take a new image");
     if (ps2 && (original.flags & ps2_swizzled_flag))
         throw Error(ErrorKind::usage, "PS2 bitmap with flag 0x40 (GS-swizzled): modkit does not swizzle pixels");
     if (ps2 && original.format == bitmap_ps2_rgba5551)

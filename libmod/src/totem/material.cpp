@@ -171,9 +171,14 @@ std::vector<Finding> check_material_anim(const MaterialAnim& m) {
     for (std::size_t t = 0; t < track_count; ++t) {
         const auto& track = m.tracks[t];
         const std::string path = std::string("materialanim.") + track_name(t);
-        if ((track.interpolation == 0 || track.interpolation > 3) && !track.keys.empty())
+        if (track.interpolation > 3 && !track.keys.empty())
             out.push_back({Finding::Level::mismatch, path + ".interpolation",
-                           "interpolation " + std::to_string(track.interpolation) + " (1 discrete, 2 linear, 3 unknown; Chum World refuses others)"});
+                           "interpolation " + std::to_string(track.interpolation) +
+                               " (Chum World's enum: 0 invalid, 1 discrete, 2 linear, 3 unknown; it refuses 4 and above)"});
+        else if (track.interpolation == 0 && !track.keys.empty())
+            out.push_back({Finding::Level::note, path + ".interpolation",
+                           "interpolation 0 on a track with keys (Chum World reads it as its 'Invalid' member; what the "
+                           "game does with it is unknown)"});
         for (std::size_t k = 0; k < track.keys.size(); ++k) {
             if (track.keys[k].pad)
                 out.push_back({Finding::Level::note, path + ".keys[" + std::to_string(k) + "].pad", "padding is " + std::to_string(track.keys[k].pad)});

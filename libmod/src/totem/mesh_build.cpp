@@ -177,6 +177,28 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
         }
         part_material[i] = static_cast<std::uint32_t>(it - m.materials.begin());
     }
+    // noclip reads a subtype-4 MESH's strips relative to the smallest index (totem-mesh.md,
+    // hypothesis totem-strip-material-index/1): when no source part uses the list's first
+    // material, the used materials move to the front (old order kept within each group) so
+    // Chum World's and noclip's rules name the same material for every new strip.
+    if (m.header.item_subtype == 4 && !parts.empty() && !m.materials.empty() &&
+        std::find(part_material.begin(), part_material.end(), 0u) == part_material.end()) {
+        std::vector<bool> used(m.materials.size(), false);
+        for (auto pm : part_material) used[pm] = true;
+        std::vector<std::uint32_t> new_position(m.materials.size());
+        std::vector<std::int32_t> reordered;
+        for (int pass = 0; pass < 2; ++pass)
+            for (std::size_t i = 0; i < m.materials.size(); ++i)
+                if (used[i] == (pass == 0)) {
+                    new_position[i] = static_cast<std::uint32_t>(reordered.size());
+                    reordered.push_back(m.materials[i]);
+                }
+        m.materials = std::move(reordered);
+        for (auto& pm : part_material) pm = new_position[pm];
+        report.notes.push_back("material list reordered so its first material is used: the MESH has subtype 4, where "
+                               "noclip reads strip indices relative to the smallest one (hypothesis "
+                               "totem-strip-material-index/1); both public readers then name the same materials");
+    }
     const bool corners = !old.strip_corners.empty() || old.strips.empty();
     if (!corners)
         report.notes.push_back("the old MESH has no corner lists (the PS2 case): positions, UVs and normals are written "
@@ -236,9 +258,22 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
         check_limit(size + 1, what, label);
         return static_cast<std::uint16_t>(size);
     };
+    // The old record's index base: when its strips name materials past the list (Chum World
+    // reads index % n), new strips keep the largest multiple of the new list length not above
+    // the old smallest index, so they resolve to their list position under that rule too.
+    std::uint32_t base = 0;
+    if (!old.strips.empty() && !m.materials.empty()) {
+        const auto n = static_cast<std::uint32_t>(m.materials.size());
+        base = smallest_strip_index(old) / n * n;
+        if (base > 0xFFFFFFFFu - (n - 1)) base -= n;
+        if (base != 0)
+            report.notes.push_back("strip material indices start at " + std::to_string(base) +
+                                   " as the old record's did (read as index % " + std::to_string(n) +
+                                   ", hypothesis totem-strip-material-index/1)");
+    }
     for (auto& [mi, s] : strips) {
         MeshStrip ms;
-        ms.material_index = mi;
+        ms.material_index = base + mi;
         ms.tri_order = s.tri_order;
         std::vector<StripCorner> list;
         for (auto c : s.corners) {
@@ -293,7 +328,8 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
             std::int32_t g = 0;
             if (old.strip_groups)
                 for (std::size_t i = 0; i < old.strips.size() && i < old.strip_groups->size(); ++i)
-                    if (old.strips[i].material_index == s.material_index) {
+                    if (const std::uint32_t k = strip_material(old, old.strips[i].material_index);
+                        k < old.materials.size() && old.materials[k] == m.materials[s.material_index - base]) {
                         g = (*old.strip_groups)[i];
                         break;
                     }
@@ -304,6 +340,11 @@ BuiltMesh build_mesh(const Mesh& old, std::span<const MeshSourcePart> parts, con
                                "material, 0 for a new material (hypothesis totem-strip-groups/1)");
     }
     for (std::size_t i = 0; i < m.strips.size(); ++i) m.strip_order.push_back(static_cast<std::uint32_t>(i));
+    if (const StripIndexCensus c = strip_index_census(m); c.strips_rules_differ)
+        report.notes.push_back(std::to_string(c.strips_rules_differ) + " strip(s) would show another material under "
+                               "noclip's rule (subtype 4: minus the smallest index " + std::to_string(smallest_strip_index(m)) +
+                               ") than under Chum World's (index % n), which this MESH is written for: the first "
+                               "material of the list is not used (hypothesis totem-strip-material-index/1)");
 
     m.spheres = old.spheres;
     m.cuboids = old.cuboids;

@@ -1,7 +1,50 @@
 // MESH consistency checks and triangle reconstruction from strips.
 #include "libmod/totem/mesh.hpp"
 
+#include <algorithm>
+
 namespace mod::totem {
+
+std::uint32_t smallest_strip_index(const Mesh& m) noexcept {
+    if (m.strips.empty()) return 0;
+    std::uint32_t low = m.strips[0].material_index;
+    for (const auto& s : m.strips) low = std::min(low, s.material_index);
+    return low;
+}
+
+std::uint32_t strip_material(const Mesh& m, std::uint32_t index) noexcept {
+    if (m.materials.empty()) return no_index;
+    return static_cast<std::uint32_t>(index % m.materials.size());
+}
+
+std::uint32_t strip_material_noclip(const Mesh& m, std::uint32_t index) noexcept {
+    if (m.materials.empty()) return no_index;
+    const std::uint32_t first = m.header.item_subtype == 4 ? smallest_strip_index(m) : 0;
+    return static_cast<std::uint32_t>((index - first) % m.materials.size());
+}
+
+StripIndexCensus& StripIndexCensus::operator+=(const StripIndexCensus& o) noexcept {
+    meshes += o.meshes;
+    strips += o.strips;
+    strips_past_list += o.strips_past_list;
+    meshes_past_list += o.meshes_past_list;
+    meshes_rules_differ += o.meshes_rules_differ;
+    strips_rules_differ += o.strips_rules_differ;
+    return *this;
+}
+
+StripIndexCensus strip_index_census(const Mesh& m) noexcept {
+    StripIndexCensus c;
+    c.meshes = 1;
+    c.strips = m.strips.size();
+    for (const auto& s : m.strips) {
+        c.strips_past_list += s.material_index >= m.materials.size();
+        c.strips_rules_differ += strip_material(m, s.material_index) != strip_material_noclip(m, s.material_index);
+    }
+    c.meshes_past_list = c.strips_past_list != 0;
+    c.meshes_rules_differ = c.strips_rules_differ != 0;
+    return c;
+}
 
 std::vector<Finding> check_mesh(const Mesh& m) {
     std::vector<Finding> out;
@@ -24,9 +67,26 @@ std::vector<Finding> check_mesh(const Mesh& m) {
         const std::string path = index_path("mesh.strips", i);
         if (s.tri_order != 1 && s.tri_order != 2)
             mismatch(path + ".tri_order", "tri_order " + std::to_string(s.tri_order) + " (1 or 2 expected)");
-        if (!m.materials.empty() && s.material_index >= m.materials.size())
-            mismatch(path + ".material_index", "material index " + std::to_string(s.material_index) +
-                                                   " outside the " + std::to_string(m.materials.size()) + " materials");
+        if (!m.materials.empty() && s.material_index >= m.materials.size()) {
+            const std::uint32_t cw = strip_material(m, s.material_index), nc = strip_material_noclip(m, s.material_index);
+            std::string msg = "material index " + std::to_string(s.material_index) + " past the " +
+                              std::to_string(m.materials.size()) + " materials: read as material " + std::to_string(cw) +
+                              " (Chum World: index % " + std::to_string(m.materials.size()) + ")";
+            if (cw != nc)
+                mismatch(path + ".material_index",
+                         msg + "; noclip (subtype 4: minus the smallest index " + std::to_string(smallest_strip_index(m)) +
+                             ") reads material " + std::to_string(nc) +
+                             " - the public readers disagree here (hypothesis totem-strip-material-index/1)");
+            else
+                out.push_back({Finding::Level::note, path + ".material_index", msg + "; noclip reads the same"});
+        } else if (strip_material(m, s.material_index) != strip_material_noclip(m, s.material_index)) {
+            mismatch(path + ".material_index",
+                     "material index " + std::to_string(s.material_index) + ": Chum World reads material " +
+                         std::to_string(strip_material(m, s.material_index)) + ", noclip (subtype 4: minus the smallest index " +
+                         std::to_string(smallest_strip_index(m)) + ") material " +
+                         std::to_string(strip_material_noclip(m, s.material_index)) +
+                         " - the public readers disagree here (hypothesis totem-strip-material-index/1)");
+        }
         for (std::size_t k = 0; k < s.vertex_ids.size(); ++k)
             if (s.vertex_ids[k] >= m.positions.size()) {
                 mismatch(index_path(path + ".vertex_ids", k), "position id " + std::to_string(s.vertex_ids[k]) +

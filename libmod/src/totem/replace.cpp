@@ -3,6 +3,7 @@
 
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/node.hpp"
+#include "libmod/totem/texture_scene.hpp"
 #include "libmod/totem/verify.hpp"
 
 #include <algorithm>
@@ -247,6 +248,16 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
             p.uvs = sm.uv0;
             if (p.normals.size() != p.positions.size()) p.normals.assign(p.positions.size(), {0, 0, 1});
             if (p.uvs.size() != p.positions.size()) p.uvs.assign(p.positions.size(), {0, 0});
+            // A MATERIAL with a UV transform: totem export applied it to TEXCOORD_0 and kept the
+            // stored UVs in TEXCOORD_1 (texture_scene.hpp); undo it.
+            if (const auto t = material_uv_transform(dgc, a, p.material, names)) {
+                StoredUvs back = stored_uvs(*t, p.uvs, sm.uv1, "source mesh '" + sm.name + "'");
+                p.uvs = std::move(back.uvs);
+                report.warnings.push_back("source mesh '" + sm.name + "': material " + names.display(p.material) +
+                                          " has a UV transform: " + std::to_string(back.kept) +
+                                          " UV(s) taken from TEXCOORD_1 (unchanged since export), " +
+                                          std::to_string(back.inverted) + " mapped back from TEXCOORD_0 through its inverse");
+            }
             // glTF/Assimp UVs have V up; MESH UVs are stored as totem export writes them (unchanged).
             p.triangles = sm.triangles;
             if (report.skinned) {

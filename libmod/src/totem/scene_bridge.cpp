@@ -116,11 +116,26 @@ scene::Scene skin_to_scene(const Skin& skin, const std::vector<std::pair<std::in
             sc.warnings.push_back(std::to_string(unweighted) + " position(s) of MESH " + names.display(id) +
                                   " have no weight in the SKIN: exported bound to its first group with weight 1");
 
+        // Strips name their material as Chum World resolves it (index % list length); an index
+        // past the list is said once per MESH (hypothesis totem-strip-material-index/1).
         std::map<std::uint32_t, scene::Mesh> by_material;
         std::map<std::uint32_t, std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>> keys;
+        const StripIndexCensus census = strip_index_census(m);
+        if (census.strips_past_list)
+            sc.warnings.push_back(std::to_string(census.strips_past_list) + " strip(s) of MESH " + names.display(id) +
+                                  " name a material index past its " + std::to_string(m.materials.size()) +
+                                  " materials: read as index % " + std::to_string(m.materials.size()) + " (Chum World)" +
+                                  (census.strips_rules_differ ? "; noclip's rule (minus the smallest index) would pick "
+                                                                "other materials for " + std::to_string(census.strips_rules_differ)
+                                                              : std::string()));
+        else if (census.strips_rules_differ)
+            sc.warnings.push_back("MESH " + names.display(id) + ": noclip's rule (subtype 4, minus the smallest index) would pick "
+                                  "other materials than Chum World's for " + std::to_string(census.strips_rules_differ) +
+                                  " strip(s); exported with Chum World's");
         for (const auto& t : build_triangles(m)) {
-            scene::Mesh& out = by_material[t.material_index];
-            auto& key_map = keys[t.material_index];
+            const std::uint32_t resolved = m.materials.empty() ? t.material_index : strip_material(m, t.material_index);
+            scene::Mesh& out = by_material[resolved];
+            auto& key_map = keys[resolved];
             std::array<std::uint32_t, 3> idx{};
             for (int c = 0; c < 3; ++c) {
                 const MeshCorner& k = t.corners[c];

@@ -52,6 +52,55 @@ MaterialLink follow_material(const ByteReader& dgc, const Archive& a, std::int32
     return link;
 }
 
+bool is_identity(const UvTransform& m) noexcept {
+    const UvTransform identity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int k = 0; k < 9; ++k)
+        if (!(m[k] == identity[k])) return false;
+    return true;
+}
+
+scene::Vec2 apply_uv_transform(const UvTransform& m, scene::Vec2 uv) noexcept {
+    const float u = uv[0], v = uv[1];
+    return {u * m[0] + v * m[3] + m[6], u * m[1] + v * m[4] + m[7]};
+}
+
+std::optional<UvTransform> material_uv_transform(const ByteReader& dgc, const Archive& a, std::int32_t id,
+                                                 const NameTable& names) {
+    const MaterialLink link = follow_material(dgc, a, id, names);
+    if (!link.record) return std::nullopt;
+    const Material m = decode_material(payload_reader(dgc, a, *link.record));
+    UvTransform t;
+    for (int k = 0; k < 9; ++k) t[k] = m.uv_transform[k].value();
+    if (is_identity(t)) return std::nullopt;
+    return t;
+}
+
+StoredUvs stored_uvs(const UvTransform& m, const std::vector<scene::Vec2>& uv0, const std::vector<scene::Vec2>& uv1,
+                     const std::string& label) {
+    StoredUvs out;
+    out.uvs.resize(uv0.size());
+    const double det = double(m[0]) * m[4] - double(m[1]) * m[3];
+    for (std::size_t v = 0; v < uv0.size(); ++v) {
+        if (v < uv1.size()) {
+            const scene::Vec2 t = apply_uv_transform(m, uv1[v]);
+            auto close = [](float a, float b) { return std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(a)); };
+            if (close(t[0], uv0[v][0]) && close(t[1], uv0[v][1])) {
+                out.uvs[v] = uv1[v];
+                ++out.kept;
+                continue;
+            }
+        }
+        if (det == 0 || !std::isfinite(det))
+            throw Error(ErrorKind::format, label + ": vertex " + std::to_string(v) +
+                                               "'s UV is not its material's transform of TEXCOORD_1, and the transform "
+                                               "cannot be inverted (its 2x2 part is singular): edit TEXCOORD_1 instead");
+        const double du = double(uv0[v][0]) - m[6], dv = double(uv0[v][1]) - m[7];
+        out.uvs[v] = {static_cast<float>((du * m[4] - dv * m[3]) / det), static_cast<float>((dv * m[0] - du * m[1]) / det)};
+        ++out.inverted;
+    }
+    return out;
+}
+
 std::vector<std::string> attach_materials(scene::Scene& sc, const ByteReader& dgc, const Archive& a, const NameTable& names,
                                           std::optional<BitmapLayout> layout) {
     std::vector<std::string> out;
@@ -68,12 +117,22 @@ std::vector<std::string> attach_materials(scene::Scene& sc, const ByteReader& dg
                 const float v = m.colour[c].value();
                 info.base_colour[c] = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1.0f;
             }
-            const std::array<float, 9> identity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-            for (int k = 0; k < 9; ++k)
-                if (m.uv_transform[k].value() != identity[k]) {
-                    out.push_back("material " + label + ": its UV transform is not the identity and is not applied");
-                    break;
+            UvTransform t;
+            for (int k = 0; k < 9; ++k) t[k] = m.uv_transform[k].value();
+            const bool finite = std::all_of(t.begin(), t.end(), [](float x) { return std::isfinite(x); });
+            if (!finite) {
+                out.push_back("material " + label + ": its UV transform has a non-finite entry and is not applied");
+            } else if (!is_identity(t)) {
+                std::size_t vertices = 0;
+                for (auto& mesh : sc.meshes) {
+                    if (mesh.material != i) continue;
+                    for (auto& uv : mesh.uv0) uv = apply_uv_transform(t, uv);
+                    vertices += mesh.uv0.size();
                 }
+                out.push_back("material " + label + ": its UV transform (u, v, 1) x M is applied to TEXCOORD_0 of " +
+                              std::to_string(vertices) + " vertices as Chum World and noclip apply it; TEXCOORD_1 keeps "
+                              "the stored UVs");
+            }
             if (!link.bitmap) continue;
             if (!layout) {
                 out.push_back("material " + label + ": no source describes PC bitmaps; exported untextured");

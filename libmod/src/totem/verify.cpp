@@ -100,6 +100,8 @@ std::vector<RecordVerdict> verify_archive(const ByteReader& dgc, const Archive& 
                     v.decoded = true;
                     v.round_trip = encode_mesh(m, archive.endian) == rec.payload;
                     v.findings = check_mesh(m);
+                    v.mesh_subtype = m.header.item_subtype;
+                    v.strip_census = strip_index_census(m);
                 }
             } catch (const Error& e) {
                 v.error = e.what();

@@ -42,6 +42,7 @@ struct PlannedEdit {
     std::vector<Touch> touches;
     std::vector<std::string> limits;  // limits the edit is checked against, in words
     std::string summary;              // one line saying what it does
+    std::vector<std::string> notes;   // what the user should look at before sharing (e.g. every palette a palette edit could mean)
 };
 
 struct PlannedFile {

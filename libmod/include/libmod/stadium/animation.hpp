@@ -17,9 +17,9 @@
 // flag bits) are `findings`. It refuses (format error naming the fragment offset and the path
 // `animation[i].…`) only what cannot be read at all: a header, descriptor table or channel
 // table outside the body, an array pointer outside this fragment, an element a descriptor
-// reads outside the body (the game would read other memory), a packed field at a negative
-// index (n == 0 with offset 0: the game's read is undefined). Every count is bounded by the
-// body before anything is allocated.
+// reads outside the body (the game would read other memory). A packed field at index −1
+// (n == 0 with offset 0) is read as the hardware reads it (read_packed_field). Every count is
+// bounded by the body before anything is allocated.
 
 #include "libmod/stadium/fragment.hpp"
 
@@ -36,7 +36,7 @@ struct Model;
 inline constexpr std::uint32_t skeletal_header_size = 0x1C;   // §4.2
 inline constexpr std::uint32_t aux_header_size = 0x14;        // §4.8
 inline constexpr std::uint32_t animation_descriptor_size = 10;          // §4.2
-inline constexpr double frames_per_second = 30.0;            // the game's tick (§4.4)
+inline constexpr double frames_per_second = 30.0;  // export time base: hypothesis stadium-anim-fps/1 (doc/formats/stadium-animation.md)
 
 // Header flag bits (the low byte of the s16 at +0; §4.2, §4.8).
 namespace anim_flag {
@@ -75,7 +75,8 @@ struct AnimationArray {
     std::uint32_t extent = 0;   // bytes up to the next known structure
     std::vector<std::uint16_t> words;
     // The halfword before the pointer, when a packed n == 0 descriptor with offset 0 reads
-    // s16 element −1 (scale arrays only) and it lies inside the body.
+    // element −1 (s16 scales, 16-bit translation fields: read_packed_field) and it lies inside
+    // the body.
     std::optional<std::uint16_t> word_before;
     friend bool operator==(const AnimationArray&, const AnimationArray&) = default;
 };
@@ -153,9 +154,18 @@ AuxAnimationData read_aux_animation(const Model& model, std::size_t index, const
 // base[p/16 + 1] as one 32-bit word, shifted left by p % 16, arithmetic shift right by 32 − bits:
 // the sign-extended field. `words` past the end read as 0 (only bits the field does not use).
 std::int32_t read_bitfield(const std::vector<std::uint16_t>& words, std::uint32_t index, unsigned bits) noexcept;
+// The same read as the game's func_80010500 executes it for any s32 index, including −1 (a
+// count-0 descriptor at offset 0): p = index·bits; halfword p/16 with C's truncating division
+// (−1 → `word_before` when the array has it, else 0); left shift by p % 16 (C remainder) and
+// arithmetic right shift by −bits, each amount masked to its low five bits as MIPS sllv/srav
+// do; the low halfword as s16 (spC.y). For index −1: 12-bit fields read the low 12 bits of
+// halfword 1, 16-bit fields the halfword before the array. Equals read_bitfield for index ≥ 0.
+std::int32_t read_packed_field(const AnimationArray& array, std::int64_t index, unsigned bits) noexcept;
 
 // Hermite evaluation of §4.6 at integer frame t over `keys` (frame, value, in, out; narrow keys
-// have in == out == their one tangent), f32 arithmetic in the spec's order. Keys whose frames
+// have in == out == their one tangent), f32 arithmetic in the order src/17300.c writes it
+// (func_80016934: products left to right, 2·x·x·x·y·y·y − 3·x·x·y·y + 1 …, the four terms
+// summed left to right). Keys whose frames
 // do not increase where t falls between them (division by zero in the game) give k[i].value.
 struct HermiteKey {
     std::int16_t frame = 0, value = 0, in_tangent = 0, out_tangent = 0;

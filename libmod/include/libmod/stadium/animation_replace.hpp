@@ -50,6 +50,12 @@ struct AnimationReplaceOptions {
     // (modkit_skeletal.index), else the one named "animation<INDEX>…"/"anim<INDEX>…", when
     // exactly one does.
     std::optional<std::string> animation;
+    // A bone with 0x1D flag bit 1 (camera-facing, src/12D80.c func_80010228) is not drawn from
+    // T·Rz·Ry·Rx·S: the game orients it by the view matrix, and export wrote its glTF TRS with an
+    // identity view, so its keys are not the T, R, S the game applies. By default an animation
+    // that moves such a bone is refused (conflict naming it); with camera_bones_as_trs its keys
+    // are taken as T, R, S anyway and a warning names each bone.
+    bool camera_bones_as_trs = false;
 };
 
 struct AnimationReplaceReport {

@@ -252,7 +252,10 @@ std::optional<n64::TlutFormat> tlut_format_set_by(const n64::gbi::DisplayList& l
 
 // RGBA8 of a texture: CI through `palette` (the material's, or the first material that uses
 // it; bank from its render tile), others directly. Format/usage errors as the codecs give.
-Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional<std::size_t> palette = std::nullopt);
+// `bank` overrides the CI4 bank (a texture-animation frame drawn through another material's
+// render tile, which keeps that tile's bank: 12D80.c swaps only the texture table entry).
+Bytes decode_texture_rgba(const Model& model, std::size_t texture, std::optional<std::size_t> palette = std::nullopt,
+                          std::optional<unsigned> bank = std::nullopt);
 // The palette a texture is drawn with (first material using it), and the CI4 bank.
 std::optional<std::size_t> palette_for_texture(const Model& model, std::size_t texture);
 unsigned bank_for_texture(const Model& model, std::size_t texture);

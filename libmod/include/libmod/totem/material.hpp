@@ -49,7 +49,7 @@ struct AnimKey {
 };
 
 struct AnimTrack {
-    std::uint16_t interpolation = 0;  // 1 discrete, 2 linear, 3 unknown (0 and >= 4: Chum World refuses)
+    std::uint16_t interpolation = 0;  // Chum World's enum: 0 invalid, 1 discrete, 2 linear, 3 unknown (>= 4: it refuses)
     std::vector<AnimKey> keys;
     bool operator==(const AnimTrack&) const = default;
 };

@@ -28,7 +28,7 @@ using Vec2 = std::array<F32, 2>;
 
 struct MeshStrip {
     std::vector<std::uint16_t> vertex_ids;
-    std::uint32_t material_index = 0;  // index into Mesh::materials
+    std::uint32_t material_index = 0;  // names a Mesh::materials entry: see strip_material()
     std::uint32_t tri_order = 0;       // 1 or 2: which corner order the first triangle uses
     bool operator==(const MeshStrip&) const = default;
 };
@@ -90,11 +90,37 @@ Mesh decode_mesh(const ByteReader& payload);
 Bytes encode_mesh(const Mesh& mesh, Endian endian);
 
 // Observations: corner list count neither 0 nor strip_count, a corner list whose length is not
-// its strip's, tri_order not 1/2, material or array ids out of range, subtype bits other than
-// bit 2, a non-empty unknown shape list.
+// its strip's, tri_order not 1/2, array ids out of range, subtype bits other than bit 2, a
+// non-empty unknown shape list (mismatches); strip material indices past the material list
+// (a note: resolved as Chum World does), and a mismatch when Chum World's and noclip's rules
+// pick different materials for a strip.
 std::vector<Finding> check_mesh(const Mesh& mesh);
 
 inline constexpr std::uint32_t no_index = 0xFFFFFFFFu;
+
+// The position in `mesh.materials` a strip's material_index names, as Chum World resolves it
+// (`materials[index % len]`, libchum reader/mesh.rs); no_index when the list is empty. This is
+// what export, preview and replace use (hypothesis totem-strip-material-index/1).
+std::uint32_t strip_material(const Mesh& mesh, std::uint32_t material_index) noexcept;
+// noclip.website's reading (render.ts addMeshMaterial): `(index - first) % len`, where first is
+// the smallest strip index when the header's item subtype ("flags") is exactly 4, else 0.
+// no_index when the list is empty. Differs from strip_material only in subtype-4 MESHes whose
+// smallest index is not a multiple of the list length.
+std::uint32_t strip_material_noclip(const Mesh& mesh, std::uint32_t material_index) noexcept;
+// The smallest strip material_index (0 without strips).
+std::uint32_t smallest_strip_index(const Mesh& mesh) noexcept;
+
+// What a census of strip material indices counts (totem verify prints it per item subtype so
+// the first real archive shows whether the two readers' rules ever disagree).
+struct StripIndexCensus {
+    std::size_t meshes = 0, strips = 0;
+    std::size_t strips_past_list = 0;   // material_index >= materials.size()
+    std::size_t meshes_past_list = 0;   // MESHes with at least one such strip
+    std::size_t meshes_rules_differ = 0;  // MESHes where strip_material != strip_material_noclip for a strip
+    std::size_t strips_rules_differ = 0;
+    StripIndexCensus& operator+=(const StripIndexCensus& o) noexcept;
+};
+StripIndexCensus strip_index_census(const Mesh& mesh) noexcept;
 
 struct MeshCorner {
     std::uint32_t position = 0;
@@ -105,7 +131,7 @@ struct MeshCorner {
 struct MeshTriangle {
     std::array<MeshCorner, 3> corners;
     std::uint32_t strip = 0;
-    std::uint32_t material_index = 0;
+    std::uint32_t material_index = 0;  // the strip's raw index (resolve with strip_material)
 };
 
 // Triangles in strip order. Each window of three strip entries is one triangle; windows

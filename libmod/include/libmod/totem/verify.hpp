@@ -32,6 +32,9 @@ struct RecordVerdict {
     std::string error;
     Zero2Reading reading = Zero2Reading::no_anim_block;  // SKIN only
     bool ambiguous = false;                              // SKIN only
+    // MESH only (decoded): its item subtype ("item flags") and strip material-index census.
+    std::uint16_t mesh_subtype = 0;
+    StripIndexCensus strip_census;
     std::vector<Finding> findings;
 };
 
