@@ -46,6 +46,8 @@ sc::Scene tube(const Model& m, unsigned rings, unsigned segments) {
             mesh.positions.push_back({float(centre[0] + 6 * std::cos(ang)), centre[1], float(centre[2] + 6 * std::sin(ang))});
             mesh.normals.push_back({float(std::cos(ang)), 0, float(std::sin(ang))});
             mesh.uv0.push_back({float(k) / segments, float(r) / rings});
+            mesh.uv1.push_back(mesh.uv0.back());
+            mesh.tangents.push_back({float(-std::sin(ang)), 0, float(std::cos(ang)), 1});
             if (b0 == b1) mesh.influences.push_back({{std::uint32_t(b0), 1.0f}});
             else mesh.influences.push_back({{std::uint32_t(b0), float(1 - f)}, {std::uint32_t(b1), float(f)}});
         }
