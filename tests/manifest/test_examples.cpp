@@ -10,6 +10,7 @@
 #include "libmod/sample/examples.hpp"
 #include "libmod/shred/import.hpp"
 #include "libmod/shred/pak.hpp"
+#include "libmod/stadium/animation.hpp"
 #include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 
@@ -105,6 +106,34 @@ BOOST_AUTO_TEST_CASE(the_stadium_recolour_sets_the_hand_rounded_colour_and_its_p
     BOOST_TEST(m.palettes[0].entries[0] == before.palettes[0].entries[0]);
     BOOST_TEST(m.palettes[0].entries[2] != before.palettes[0].entries[2]);
     check_patches(work / "out", work / "base/stadium/pokemon_stadium_sample.z64", "stadium-recolour.z64");
+}
+
+// examples/stadium-mesh: model 1's own mesh under other bone names, mapped back by bones.txt:
+// the same triangles at the same s16 positions (each with the bone drawing it), every animation
+// kept, and the patch applies.
+BOOST_AUTO_TEST_CASE(the_stadium_mesh_replacement_maps_the_bones_and_keeps_the_triangles) {
+    TempDir tmp;
+    const fs::path work = tmp / "stadium-mesh";
+    const auto r = run_example("stadium-mesh", work);
+    BOOST_REQUIRE_EQUAL(r.exit_code, 0);
+    using namespace mod::stadium;
+    const auto before = read_archive_model(read_archive(load_rom(work / "base/stadium/pokemon_stadium_sample.z64")), 1);
+    const auto after = read_archive_model(read_archive(load_rom(work / "out/stadium-mesh.z64")), 1);
+    auto corners = [](const Model& m) {
+        std::vector<std::array<int, 4>> c;
+        for (const auto& t : m.triangles)
+            for (const auto& k : t.corners) {
+                const auto& p = m.vertices[k.vertex].position;
+                c.push_back({m.draws[k.dl].bone, p[0], p[1], p[2]});
+            }
+        std::sort(c.begin(), c.end());
+        return c;
+    };
+    BOOST_TEST(after.triangles.size() == before.triangles.size());
+    BOOST_TEST((corners(after) == corners(before)));
+    BOOST_TEST(read_animations(after).skeletal.size() == read_animations(before).skeletal.size());
+    BOOST_TEST(after.bones.size() == before.bones.size());
+    check_patches(work / "out", work / "base/stadium/pokemon_stadium_sample.z64", "stadium-mesh.z64");
 }
 
 BOOST_AUTO_TEST_CASE(the_shred_replacement_maps_the_renamed_bones_and_keeps_the_mesh) {

@@ -11,12 +11,14 @@
 #include "libmod/scene/import.hpp"
 #include "libmod/shred/import.hpp"
 #include "libmod/shred/pak.hpp"
+#include "libmod/stadium/animation.hpp"
 #include "libmod/stadium/export.hpp"
 #include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace modkit {
@@ -32,7 +34,7 @@ void declare_preview_options(po::options_description& o) {
 }
 
 int write_preview(const sc::Scene& scene, const fs::path& out, std::span<const fs::path> inputs,
-                  const po::variables_map& vm, const Global& g) {
+                  const po::variables_map& vm, const Global& g, const sc::Scene* before) {
     rd::RenderOptions options;
     const std::uint32_t size = vm["size"].as<std::uint32_t>();
     if (size == 0 || size > rd::max_render_dimension)
@@ -41,6 +43,10 @@ int write_preview(const sc::Scene& scene, const fs::path& out, std::span<const f
     options.textured = !vm["untextured"].as<bool>();
     std::string views = "front+side";
     mod::image::RgbaImage picture;
+    if (before) options.fit = rd::union_box(rd::bounding_box(*before), rd::bounding_box(scene));
+    auto draw = [&](const sc::Scene& s) {
+        return vm.count("view") ? rd::render_scene(s, options) : rd::render_front_side(s, options);
+    };
     if (vm.count("view")) {
         try {
             options.view = rd::parse_view(vm["view"].as<std::string>());
@@ -48,9 +54,14 @@ int write_preview(const sc::Scene& scene, const fs::path& out, std::span<const f
             usage_error("--view must be front, side or top, got '" + vm["view"].as<std::string>() + "'");
         }
         views = std::string(rd::to_string(options.view));
-        picture = rd::render_scene(scene, options);
+    }
+    if (before) {
+        const mod::image::RgbaImage pair[2] = {draw(*before), draw(scene)};
+        picture = rd::side_by_side(pair, 24, options.background);
+        views = "before|after " + views;
+        for (const auto& w : before->warnings) warn(w);
     } else {
-        picture = rd::render_front_side(scene, options);
+        picture = draw(scene);
     }
     for (const auto& w : scene.warnings) warn(w);
     mod::write_file_atomic(out, mod::image::write_png(picture), inputs);
@@ -113,20 +124,45 @@ int stadium_preview(const po::variables_map& vm, const Global& g) {
     const fs::path in = required(vm, "rom"), out = required(vm, "out");
     if (!vm.count("model")) usage_error("MODEL (archive entry index) is required");
     const std::size_t index = vm["model"].as<std::size_t>();
-    const auto rom = mod::stadium::load_rom(in);
-    const auto archive = mod::stadium::read_archive(rom);
-    const auto model = mod::stadium::read_archive_model(archive, index);
-    const sc::Scene scene = mod::stadium::model_scene(model, "model" + std::to_string(index));
+    // --pose A:F: skeletal animation A at frame F (both drawn posed with --before).
+    std::optional<std::pair<std::size_t, std::int32_t>> pose;
+    if (vm.count("pose")) {
+        const std::string t = vm["pose"].as<std::string>();
+        const auto colon = t.find(':');
+        if (colon == std::string::npos) usage_error("--pose takes ANIMATION:FRAME (e.g. 0:12), got '" + t + "'");
+        pose = {parse_uint(t.substr(0, colon), 65535, "--pose ANIMATION must be an animation index"),
+                static_cast<std::int32_t>(parse_uint(t.substr(colon + 1), 65535, "--pose FRAME must be a frame number"))};
+    }
+    auto scene_of = [&](const fs::path& rom_path, const std::string& name) {
+        const auto r = mod::stadium::load_rom(rom_path);
+        const auto model = mod::stadium::read_archive_model(mod::stadium::read_archive(r), index);
+        if (!pose) return mod::stadium::model_scene(model, name);
+        const auto anims = mod::stadium::read_animations(model);
+        if (pose->first >= anims.skeletal.size())
+            usage_error(rom_path.string() + ": model " + std::to_string(index) + " has " + std::to_string(anims.skeletal.size()) +
+                        " skeletal animations; there is no animation " + std::to_string(pose->first));
+        return mod::stadium::posed_scene(model, anims.skeletal[pose->first], pose->second, name);
+    };
+    const sc::Scene scene = scene_of(in, "model" + std::to_string(index));
+    if (vm.count("before")) {
+        const fs::path first = vm["before"].as<std::string>();
+        const sc::Scene before = scene_of(first, "model" + std::to_string(index) + "_before");
+        const fs::path inputs[] = {in, first};
+        return write_preview(scene, out, inputs, vm, g, &before);
+    }
     return write_preview(scene, out, std::span<const fs::path>(&in, 1), vm, g);
 }
 
 const Registrar stadium_preview_group({"stadium", "", {
-    {"preview", "ROM MODEL OUT.png [--view front|side|top] [--size N] [--untextured]",
-     "a PNG picture of the model in its bind pose, textured (front and side without --view)",
+    {"preview", "ROM MODEL OUT.png [--before ROM0] [--pose ANIM:FRAME] [--view front|side|top] [--size N] [--untextured]",
+     "a PNG picture of the model in its bind pose (or --pose), textured (front and side without --view); --before "
+     "draws ROM0's model on the left at the same scale",
      [](auto& o, auto& p) {
          o.add_options()("rom", po::value<std::string>(), "ROM image (z64, v64 or n64 byte order)")
              ("model", number<std::size_t>(), "model archive entry index (0-based)")
-             ("out", po::value<std::string>(), "output PNG");
+             ("out", po::value<std::string>(), "output PNG")
+             ("before", po::value<std::string>(), "another ROM (e.g. before an edit): its model drawn on the left, one scale")
+             ("pose", po::value<std::string>(), "draw the model posed: skeletal animation ANIM at frame FRAME (e.g. 0:12)");
          declare_preview_options(o);
          p.add("rom", 1).add("model", 1).add("out", 1);
      },

@@ -68,6 +68,10 @@ const Table& table() {
         {"stadium texture", {"modkit stadium textures " + rom + " 0 tex",
                              "modkit stadium texture replace " + rom + " 0 new.z64 --texture 0 --png tex/tex000.png"}},
         {"stadium export", {"modkit stadium export " + rom + " 0 model0.glb"}},
+        {"stadium replace", {"modkit stadium export " + rom + " 1 body.glb && modkit stadium replace " + rom +
+                                 " 1 body.glb new.z64 --dry-run",
+                             "modkit stadium replace " + rom + " 1 body.glb new.z64 && modkit stadium preview new.z64 1 "
+                             "compare.png --before " + rom + " --pose 0:2"}},
         {"stadium animation", {"modkit stadium export " + rom + " 3 m3.glb --animations",
                                "modkit stadium animation replace " + rom + " 3 0 m3.glb anim.z64"}},
         {"stadium animations", {"modkit stadium animations " + rom + " 0", "modkit stadium animations " + rom + " 3 --dump --json"}},

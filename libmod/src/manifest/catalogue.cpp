@@ -8,6 +8,7 @@
 #include "libmod/shred/import.hpp"
 #include "libmod/shred/pak.hpp"
 #include "libmod/shred/quartet.hpp"
+#include "libmod/stadium/animation_replace.hpp"
 #include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 #include "libmod/totem/archive.hpp"
@@ -50,7 +51,9 @@ Value stadium_catalogue(const Bytes& bytes, const std::string& file, Alloc& a) {
             pal.PushBack(str(a, std::to_string(p) + ": " + std::to_string(m.palettes[p].color_count) + " " +
                                     n64::to_string(m.palettes[p].format) + " colours"),
                          a);
-        o.AddMember("textures", tex, a).AddMember("palettes", pal, a);
+        Value bones(rapidjson::kArrayType);  // the names mesh.replace's bone maps target
+        for (std::size_t b = 0; b < m.bones.size(); ++b) bones.PushBack(str(a, animation_bone_name(m, b)), a);
+        o.AddMember("textures", tex, a).AddMember("palettes", pal, a).AddMember("bones", bones, a);
         models.PushBack(o, a);
     }
     return models;
@@ -140,6 +143,7 @@ std::string starter_manifest(const std::string& game, std::span<const fs::path> 
         example(R"({"op": "palette.hsv", "model": 1, "palette": 0, "hue": 120, "lock": "0"})");
         example(R"({"op": "palette.set", "model": 1, "palette": 0, "colours": {"3": "FF8000"}})");
         example(R"({"op": "texture.replace", "model": 1, "texture": 0, "png": "assets/new.png", "mode": "constrained"})");
+        example(R"({"op": "mesh.replace", "model": 1, "source": "assets/new.fbx", "bone_map": "assets/bones.txt"})");
     } else if (game == "thps-shred") {
         example(R"({"op": "mesh.replace", "quartet": "NAME", "mesh": 0, "source": "assets/new.fbx", "bone_map": "assets/bones.txt"})");
     } else {

@@ -181,6 +181,7 @@ const OpTable& operations() {
         register_common_ops(m);
         register_stadium_ops(m);
         register_stadium_anim_ops(m);
+        register_stadium_mesh_ops(m);
         register_shred_ops(m);
         register_totem_ops(m);
         register_totem_texture_ops(m);

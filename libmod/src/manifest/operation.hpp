@@ -125,6 +125,7 @@ std::vector<std::string> games_of_operation(const std::string& name);
 void register_common_ops(OpTable& ops);
 void register_stadium_ops(OpTable& ops);
 void register_stadium_anim_ops(OpTable& ops);  // ops_stadium_anim.cpp: animation.replace
+void register_stadium_mesh_ops(OpTable& ops);  // ops_stadium_mesh.cpp: mesh.replace (marker "model")
 void register_shred_ops(OpTable& ops);
 void register_totem_ops(OpTable& ops);
 void register_totem_texture_ops(OpTable& ops);

@@ -277,7 +277,9 @@ void model_section(Section& s, const Json& edit) {
     const std::string output = s.files.output_of(input).value_or("");
     SceneOf make;
     std::string what;
-    if (op == "mesh.replace") {
+    // pokemon-stadium's mesh.replace names a "model" (and no quartet): drawn as the other Stadium edits.
+    const bool stadium_mesh = op == "mesh.replace" && !member(*result, "quartet") && u64_of(*result, "model");
+    if (op == "mesh.replace" && !stadium_mesh) {
         const std::string quartet = text_of(*result, "quartet");
         const std::size_t mesh = u64_of(*result, "mesh").value_or(0);
         make = shred_scene(quartet, mesh);

@@ -9,6 +9,7 @@
 #include "libmod/scene/export.hpp"
 #include "libmod/shred/import.hpp"
 #include "libmod/shred/pak.hpp"
+#include "libmod/stadium/export.hpp"
 #include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 #include "libmod/totem/archive.hpp"
@@ -41,6 +42,17 @@ fs::path write_texture_png(const fs::path& rom, const fs::path& out) {
             p[0] = std::uint8_t(40 + t * 215 / 255), p[1] = std::uint8_t(90 + t / 3), p[2] = std::uint8_t(230 - t * 200 / 255), p[3] = 255;
         }
     write_file_atomic(out, image::write_png(img));
+    return out;
+}
+
+// Model 1's mesh as glb (its export scene, textures embedded) with the bones named as another rig
+// names them ("Joint<i>"): a stand-in for a mesh made on the exported skeleton in a 3D editor
+// (examples/stadium-mesh maps the names back with a bone map).
+fs::path write_pokemon_glb(const fs::path& rom, const fs::path& out) {
+    const auto archive = stadium::read_archive(stadium::load_rom(rom));
+    scene::Scene s = stadium::model_scene(stadium::read_archive_model(archive, 1));
+    for (std::size_t i = 0; i < s.skeleton.bones.size(); ++i) s.skeleton.bones[i].name = "Joint" + std::to_string(i);
+    scene::export_file(s, out);
     return out;
 }
 
@@ -93,6 +105,7 @@ std::vector<fs::path> write_example_inputs(const fs::path& dir) {
     for (auto& p : write_totem_sample(dir / "base" / "totem")) out.push_back(p);
     fs::create_directories(dir / "assets");
     out.push_back(write_texture_png(dir / "base" / "stadium" / stadium_sample_file, dir / "assets" / "cheeks.png"));
+    out.push_back(write_pokemon_glb(dir / "base" / "stadium" / stadium_sample_file, dir / "assets" / "pokemon_body.glb"));
     out.push_back(write_skater_fbx(dir / "base" / "shred" / "char_sample.pak", dir / "assets" / "skater.fbx"));
     out.push_back(write_hero_glb(dir / "base" / "totem" / "SAMPLE.DGC", dir / "base" / "totem" / "SAMPLE.NGC",
                                  dir / "assets" / "hero_even.glb"));

@@ -26,6 +26,10 @@
 #include <unordered_set>
 
 namespace mod::scene {
+
+// import_materials.cpp
+std::vector<MaterialInfo> read_material_info(const aiScene& scene, std::string_view name, std::size_t materials,
+                                            std::vector<std::string>& warnings);
 namespace {
 
 namespace fs = std::filesystem;
@@ -741,7 +745,9 @@ const aiScene& read_with_assimp(Assimp::Importer& importer, ByteView data, std::
 
 Scene convert_assimp_scene(const aiScene& scene, std::string_view name, const ImportOptions& options) {
     try {
-        return Builder(scene, std::string(name), options).build();
+        Scene s = Builder(scene, std::string(name), options).build();
+        if (options.read_textures) s.material_info = read_material_info(scene, name, s.materials.size(), s.warnings);
+        return s;
     } catch (Error& e) {
         e.set_file_if_empty(std::string(name));
         throw;

@@ -2,7 +2,8 @@
 // The files the manifests in examples/ read besides themselves, made from the sample games:
 // base/ (the sample games, as `modkit sample` writes them) and assets/ (a PNG for the Stadium
 // texture replacement, an FBX of a SHRED skater mesh whose two top bones carry other names, so
-// the bone map has work to do, and a glb of the TotemTech hero with even weights). Written
+// the bone map has work to do, a glb of Stadium model 1 whose bones are named Joint<i> for
+// examples/stadium-mesh, and a glb of the TotemTech hero with even weights). Written
 // into `dir`, the copy of an example folder; deterministic.
 #include <filesystem>
 #include <string>

@@ -74,6 +74,13 @@ struct ImportOptions {
     // the import fails (format) naming the mesh, since a skinned target needs weights.
     bool allow_unskinned = true;
     std::uint64_t max_input_bytes = 512ull << 20;  // larger files are refused (kind limit)
+    // Fill Scene::material_info (import_materials.cpp): per material the base-colour factor, the
+    // unlit flag and the base-colour (or diffuse) texture decoded to RGBA with its U/V wrap modes:
+    // embedded ("*N" or by name) or a file beside the source. PNG or JPEG (what glTF allows):
+    // another format or an image the reader refuses is a format error naming the image; a file that does not exist
+    // is a Scene::warnings line (the base colour stands in). Off by
+    // default (the SHRED and TotemTech imports do not use textures).
+    bool read_textures = false;
 
     // Containment (doc/formats/scene-import.md, "Contained import"): import_file and
     // import_memory run Assimp and the conversion in a child process (fork, no exec) that sends

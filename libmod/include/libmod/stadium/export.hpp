@@ -46,6 +46,14 @@ scene::Scene model_scene(const Model& model, const std::string& name = "model");
 // pose of animation a at frame f (animation.hpp). Usage error unless one pose per bone.
 std::vector<scene::Mat4> bone_globals(const Model& model, std::span<const ChannelPose> poses);
 
+// model_scene with every vertex posed as the game draws it with skeletal animation `animation`
+// at integer frame `frame`: a vertex of bone b moves by G_pose[b] · inverse(G_rest[b])
+// (bone_globals of sample_bones and of bind_poses), normals by its 3×3 part, renormalised. The
+// skeleton stays the bind pose. Format errors as model_scene's; usage error when the animation
+// does not belong to the model's bone count (export_pose.cpp).
+scene::Scene posed_scene(const Model& model, const SkeletalAnimationData& animation, std::int32_t frame,
+                         const std::string& name = "model");
+
 // The glTF wrap mode nearest to what the RDP does along one axis of a render tile, with `note`
 // empty when it is exact and saying what differs otherwise. RDP facts (doc/formats/n64-texels.md
 // §4): mask 0 = no wrapping, coordinates clamp to the tile rectangle (`tile_extent` texels,
