@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.20)
 # Run by CTest as <layer>_complete (tests/CMakeLists.txt): every top-level test unit of BINARY
 # (a suite, or a case outside any suite) must be one of UNITS, the units the per-file entries
 # run, so that splitting a binary into per-file entries never drops a test case.

@@ -1,5 +1,6 @@
 // JPEG reading (image/jpeg.hpp): a gradient encoded here with libjpeg-turbo decodes to its
 // values within JPEG's loss, and damaged or oversized input is one format / limit error.
+#include "jpeg_fixture.hpp"
 #include "test_support.hpp"
 
 #include "libmod/core/error.hpp"
@@ -10,46 +11,9 @@
 #include <cstdlib>
 #include <vector>
 
-#include <jpeglib.h>
 
 namespace {
 
-// w × h, red = 8x, green 64, blue = 16y; grey when `grey` (value 8x).
-mod::Bytes encode(unsigned w, unsigned h, bool grey) {
-    jpeg_compress_struct c{};
-    jpeg_error_mgr err{};
-    c.err = jpeg_std_error(&err);
-    jpeg_create_compress(&c);
-    unsigned char* mem = nullptr;
-    unsigned long size = 0;
-    jpeg_mem_dest(&c, &mem, &size);
-    c.image_width = w;
-    c.image_height = h;
-    c.input_components = grey ? 1 : 3;
-    c.in_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
-    jpeg_set_defaults(&c);
-    jpeg_set_quality(&c, 100, TRUE);
-    for (int i = 0; i < c.num_components; ++i) c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;  // no 4:2:0
-    jpeg_start_compress(&c, TRUE);
-    std::vector<unsigned char> row(w * 3);
-    while (c.next_scanline < c.image_height) {
-        for (unsigned x = 0; x < w; ++x) {
-            if (grey) row[x] = static_cast<unsigned char>(x * 8);
-            else {
-                row[3 * x] = static_cast<unsigned char>(x * 8);
-                row[3 * x + 1] = 64;
-                row[3 * x + 2] = static_cast<unsigned char>(c.next_scanline * 16);
-            }
-        }
-        JSAMPROW r[1] = {row.data()};
-        jpeg_write_scanlines(&c, r, 1);
-    }
-    jpeg_finish_compress(&c);
-    mod::Bytes out(mem, mem + size);
-    jpeg_destroy_compress(&c);
-    std::free(mem);
-    return out;
-}
 
 int at(const mod::image::RgbaImage& img, unsigned x, unsigned y, unsigned c) {
     return img.pixels[(std::size_t(y) * img.width + x) * 4 + c];
@@ -60,7 +24,7 @@ int at(const mod::image::RgbaImage& img, unsigned x, unsigned y, unsigned c) {
 BOOST_AUTO_TEST_SUITE(jpeg)
 
 BOOST_AUTO_TEST_CASE(a_gradient_decodes_within_jpeg_loss) {
-    const auto img = mod::image::read_jpeg(encode(32, 16, false), "g.jpg");
+    const auto img = mod::image::read_jpeg(modtest::jpeg_gradient(32, 16, false), "g.jpg");
     BOOST_TEST(img.width == 32u);
     BOOST_TEST(img.height == 16u);
     BOOST_TEST(img.pixels.size() == 32u * 16u * 4u);
@@ -71,13 +35,13 @@ BOOST_AUTO_TEST_CASE(a_gradient_decodes_within_jpeg_loss) {
             BOOST_TEST(std::abs(at(img, x, y, 2) - int(y * 16)) <= 6);
             BOOST_TEST(at(img, x, y, 3) == 255);
         }
-    const auto g = mod::image::read_jpeg(encode(16, 8, true), "grey.jpg");
+    const auto g = mod::image::read_jpeg(modtest::jpeg_gradient(16, 8, true), "grey.jpg");
     BOOST_TEST(std::abs(at(g, 10, 3, 0) - 80) <= 3);
     BOOST_TEST(at(g, 10, 3, 0) == at(g, 10, 3, 2));
 }
 
 BOOST_AUTO_TEST_CASE(damaged_and_oversized_input_is_one_error) {
-    mod::Bytes b = encode(32, 16, false);
+    mod::Bytes b = modtest::jpeg_gradient(32, 16, false);
     const auto half = modtest::catch_error([&] {
         mod::Bytes h(b.begin(), b.begin() + std::ptrdiff_t(b.size() / 2));
         mod::image::read_jpeg(h, "half.jpg");

@@ -136,7 +136,7 @@ BOOST_AUTO_TEST_CASE(every_example_that_applies_writes_a_self_contained_page_tha
             BOOST_TEST(html.find("cannot read") == std::string::npos);
             // Rebuilt from the files on disk: the same page.
             const fs::path again = tmp / "again.html";
-            const auto rr = modtest::run_cli({"report", f.path().string(), again.string()});
+            const auto rr = modtest::run_cli({"report", f.path().string(), again.string(), "--base", work.string()});
             BOOST_TEST_INFO(name + ": " + rr.err);
             BOOST_REQUIRE_EQUAL(rr.exit_code, 0);
             BOOST_TEST_INFO(name);
@@ -246,7 +246,7 @@ BOOST_AUTO_TEST_CASE(a_file_changed_since_the_report_is_not_drawn_from) {
     rom[0x2000] ^= 1;
     mod::write_file_atomic(work / "out/stadium-recolour.z64", rom);
     const fs::path page = tmp / "page.html";
-    const auto r = modtest::run_cli({"report", (work / "out/report/report.json").string(), page.string()});
+    const auto r = modtest::run_cli({"report", (work / "out/report/report.json").string(), page.string(), "--base", work.string()});
     BOOST_REQUIRE_EQUAL(r.exit_code, 0);
     const std::string html = text_of(page);
     BOOST_TEST(html.find("its SHA-1 differs") != std::string::npos);

@@ -1,6 +1,7 @@
 // `modkit stadium replace` and the manifest's mesh.replace on the sample ROM: the export → replace
 // round trip through real files, the FBX corpus with bone maps, --dry-run, the same bytes from
 // both front ends, and bad sources refused with one line, exit 1–4, nothing written.
+#include "jpeg_fixture.hpp"
 #include "stadium_test_support.hpp"
 
 #include "libmod/core/file.hpp"
@@ -16,7 +17,6 @@
 #include <cstring>
 #include <fstream>
 
-#include <jpeglib.h>
 
 using namespace mod::stadium;
 using mod::Bytes;
@@ -95,38 +95,6 @@ std::string gltf(float x1, const std::string& image) {
     return j;
 }
 
-// A 32×16 JPEG: red rising left to right, blue top to bottom (libjpeg-turbo, quality 95).
-Bytes jpeg_gradient() {
-    jpeg_compress_struct c{};
-    jpeg_error_mgr err{};
-    c.err = jpeg_std_error(&err);
-    jpeg_create_compress(&c);
-    unsigned char* mem = nullptr;
-    unsigned long size = 0;
-    jpeg_mem_dest(&c, &mem, &size);
-    c.image_width = 32;
-    c.image_height = 16;
-    c.input_components = 3;
-    c.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&c);
-    jpeg_set_quality(&c, 95, TRUE);
-    jpeg_start_compress(&c, TRUE);
-    std::vector<unsigned char> row(32 * 3);
-    while (c.next_scanline < c.image_height) {
-        for (unsigned x = 0; x < 32; ++x) {
-            row[3 * x] = static_cast<unsigned char>(x * 8);
-            row[3 * x + 1] = 64;
-            row[3 * x + 2] = static_cast<unsigned char>(c.next_scanline * 16);
-        }
-        JSAMPROW r[1] = {row.data()};
-        jpeg_write_scanlines(&c, r, 1);
-    }
-    jpeg_finish_compress(&c);
-    Bytes out(mem, mem + size);
-    jpeg_destroy_compress(&c);
-    std::free(mem);
-    return out;
-}
 
 }  // namespace
 
@@ -258,7 +226,7 @@ BOOST_AUTO_TEST_CASE(bad_sources_one_line_and_nothing_written) {
     { std::ofstream(dir / "jpg.gltf") << gltf(10, "pic.jpg"); }
     refused(dir / "jpg.gltf", 2, "JPEG", {"--allow-scale-change"});
     // A good JPEG texture (glTF allows PNG and JPEG): a colour texture, planned as CI.
-    mod::write_file_atomic(dir / "good.jpg", jpeg_gradient());
+    mod::write_file_atomic(dir / "good.jpg", modtest::jpeg_gradient(32, 16, false, 95));
     { std::ofstream(dir / "good.gltf") << gltf(10, "good.jpg"); }
     r = modtest::run_cli({"stadium", "replace", rom, "1", (dir / "good.gltf").string(), out.string(), "--allow-scale-change",
                           "--dry-run", "--json"});

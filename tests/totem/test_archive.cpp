@@ -379,6 +379,8 @@ Bytes lone_short_chunk(Endian e, std::uint32_t chunk_size, std::size_t payload) 
 }
 }  // namespace
 
+BOOST_AUTO_TEST_SUITE(totem_archive_caps)
+
 BOOST_AUTO_TEST_CASE(a_chunk_size_word_beyond_the_limit_is_refused_before_allocating) {
     BOOST_TEST(max_chunk_size == 0x1000000u);  // 16 MiB, as the doc's Limits section says
     for (Endian e : {Endian::big, Endian::little})
@@ -412,3 +414,5 @@ BOOST_AUTO_TEST_CASE(an_edit_of_a_lone_short_chunk_writes_at_most_the_limit) {
     BOOST_REQUIRE(err);
     BOOST_TEST((err->kind() == mod::ErrorKind::limit));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
