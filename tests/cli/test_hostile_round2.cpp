@@ -8,7 +8,6 @@
 #include "libmod/shred/pak.hpp"
 #include "libmod/totem/names.hpp"
 
-#include <chrono>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -379,9 +378,11 @@ BOOST_AUTO_TEST_CASE(two_applies_take_turns_on_the_folder_lock) {
     BOOST_TEST(fs::is_regular_file(m.dir / "out/x.DGC"));
 }
 
-// (8) The conflict check is near-linear: 20,000 disjoint bytes.patch edits (and 2,000 that all
-// collide) plan in a few seconds, where every pair used to be compared.
-BOOST_AUTO_TEST_CASE(twenty_thousand_edits_are_checked_for_conflicts_quickly) {
+// (8) The conflict check is near-linear: 20,000 disjoint bytes.patch edits plan without a
+// conflict and 2,000 that all collide give n - 1 reports, 200 listed. How long it takes is
+// measured by bench/bench_conflicts (ratio 20,000 / 2,000 edits), not here: a wall-clock bound
+// fails on a loaded or sanitized machine (CI: 19.5 s under ASan+UBSan).
+BOOST_AUTO_TEST_CASE(twenty_thousand_edits_are_checked_for_conflicts) {
     Mod m;
     const mod::Bytes b = m.dgc();
     BOOST_REQUIRE(b.size() >= 0x800 + 20000);
@@ -389,12 +390,9 @@ BOOST_AUTO_TEST_CASE(twenty_thousand_edits_are_checked_for_conflicts_quickly) {
     for (std::size_t i = 0; i < 20000; ++i) edits += (i ? ",\n" : "") + m.patch(0x800 + i);
     edits += "]";
     write_text(m.dir / "mod.json", totem_manifest(R"("data": "out/x.DGC")", edits));
-    auto start = std::chrono::steady_clock::now();
     auto r = run_cli({"apply", (m.dir / "mod.json").string(), "--dry-run", "-q"});
-    const double disjoint = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     BOOST_TEST(r.exit_code == 0, r.err);
-    BOOST_TEST_MESSAGE("20,000 disjoint edits, --dry-run: " << disjoint << " s");
-    BOOST_TEST(disjoint < 10.0);
+    BOOST_TEST(r.err.find("conflict") == std::string::npos, r.err);
     // All colliding: each reported once against the first (n - 1 conflicts, 200 listed).
     edits = "[";
     for (std::size_t i = 0; i < 2000; ++i) edits += (i ? ",\n" : "") + m.patch(0x800, 4, "e" + std::to_string(i));

@@ -57,35 +57,44 @@ scene::Scene two_meshes(const std::string& a, const std::string& b) {
 
 BOOST_AUTO_TEST_SUITE(shred_import_checks)
 
-BOOST_AUTO_TEST_CASE(a_mesh_100_times_larger_than_the_one_it_replaces_is_warned_or_refused) {
+// The size rule every game shares (scene/scale_check.hpp): beyond 10x either way refused
+// (limit) unless allowed; an extent more than 4x off along an axis is a warning.
+BOOST_AUTO_TEST_CASE(a_mesh_100_times_larger_than_the_one_it_replaces_is_refused_unless_allowed) {
     const shred::Pak pak = sample_pak();
     {
         shred::SceneReplaceReport r;
         shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 1.0f), {}, &r);
         BOOST_TEST(r.scale_mismatch.empty(), r.scale_mismatch);
+        BOOST_TEST(r.scale_change.empty(), r.scale_change);
         BOOST_TEST(r.old_box == r.new_box);
     }
-    // Blender's FBX default: centimetres, 100x.
+    // Blender's FBX numbers (centimetres) read without the unit: 100x, refused by default.
+    auto e = modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 100.0f), {}); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST((e->kind() == ErrorKind::limit));
+    for (const char* word : {"100 times larger", "--scale 0.01", "--allow-scale-change", "\"allow_scale_change\": true"})
+        BOOST_TEST(std::string(e->what()).find(word) != std::string::npos, word << " in " << e->what());
+    // 20x smaller: refused too (either way).
+    e = modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 0.05f), {}); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(std::string(e->what()).find("20 times smaller") != std::string::npos, e->what());
+    BOOST_TEST(std::string(e->what()).find("--scale 20") != std::string::npos, e->what());
+    // Allowed: the same text is one warning and the mesh is written 100x.
+    shred::SceneReplaceOptions allowed;
+    allowed.scale_check = shred::ScaleCheck::warn;
     shred::SceneReplaceReport r;
-    shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 100.0f), {}, &r);
-    BOOST_TEST_REQUIRE(!r.scale_mismatch.empty());
-    BOOST_TEST(r.scale_mismatch.find("100 times larger") != std::string::npos, r.scale_mismatch);
-    BOOST_TEST(r.scale_mismatch.find("--units metres") != std::string::npos, r.scale_mismatch);
+    shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 100.0f), allowed, &r);
+    BOOST_TEST(r.scale_change.find("100 times larger") != std::string::npos, r.scale_change);
+    BOOST_TEST(std::count(r.warnings.begin(), r.warnings.end(), r.scale_change) == 1);
+    for (int i = 0; i < 6; ++i) BOOST_TEST(r.new_box[i] == r.old_box[i] * 100.0f);
+    // 5x smaller is within the rule: the per-axis warning names the options; 3x says nothing.
+    shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 0.2f), {}, &r);
+    BOOST_TEST(r.scale_change.empty(), r.scale_change);
+    BOOST_TEST(r.scale_mismatch.find("5 times smaller") != std::string::npos, r.scale_mismatch);
     BOOST_TEST(r.scale_mismatch.find("--axis") != std::string::npos, r.scale_mismatch);
     BOOST_TEST(std::count(r.warnings.begin(), r.warnings.end(), r.scale_mismatch) == 1);
-    for (int i = 0; i < 6; ++i) BOOST_TEST(r.new_box[i] == r.old_box[i] * 100.0f);
-    // 5x smaller warns too (either way); 3x does not.
-    shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 0.2f), {}, &r);
-    BOOST_TEST(r.scale_mismatch.find("5 times smaller") != std::string::npos, r.scale_mismatch);
     shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 3.0f), {}, &r);
     BOOST_TEST(r.scale_mismatch.empty(), r.scale_mismatch);
-    // Refused when asked (what manifests do unless "allow_scale_change": true).
-    shred::SceneReplaceOptions strict;
-    strict.scale_check = shred::ScaleCheck::refuse;
-    auto e = modtest::catch_error([&] { shred::replace_from_scene(pak, "skater01", 1, own_mesh(pak, 100.0f), strict); });
-    BOOST_TEST_REQUIRE(e.has_value());
-    BOOST_TEST((e->kind() == ErrorKind::format));
-    BOOST_TEST(std::string(e->what()).find("100 times larger") != std::string::npos, e->what());
 }
 
 BOOST_AUTO_TEST_CASE(merged_source_meshes_are_named_and_one_can_be_picked_by_name) {

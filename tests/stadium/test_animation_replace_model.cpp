@@ -101,7 +101,9 @@ BOOST_AUTO_TEST_CASE(replace_in_a_fragment) {
     BOOST_TEST(!rep.hold);
     BOOST_TEST(rep.loop_frame == 2);  // carried from the replaced animation
     BOOST_TEST(rep.bones_animated.size() == 2u);
-    BOOST_TEST(rep.warnings.size() == 1u);  // bone3 shares channel 1 with the animated bone1
+    // bone3 shares channel 1 with the animated bone1; the replaced animation had 6 frames.
+    BOOST_TEST_REQUIRE(rep.warnings.size() == 2u);
+    BOOST_TEST(rep.warnings[1] == "the replaced animation has 6 frames; the new one has 31 (its keys span 1.000000 s at 30 fps)");
     // The header is rewritten in place; its pointer words keep their R_MIPS_32 entries and point
     // past the old body end, at the appended data.
     BOOST_TEST(rep.header == m.map.animations[0]);
@@ -145,6 +147,43 @@ BOOST_AUTO_TEST_CASE(replace_in_a_fragment) {
         for (std::int32_t fr = 0; fr < 31; ++fr) BOOST_TEST_REQUIRE((sample_channel(a, c, fr) == rep.expected[c][fr]));
     BOOST_TEST(rep.error.translation < 1e-4);
     BOOST_TEST(rep.error.rotation_degrees <= 8 * 360.0 / 65536);
+}
+
+// What Blender writes back (../shared/reference/real-clients-t3.md §3.3): keys resampled at its
+// 24 fps and modkit's own texture-switch helper joints keyed in the action. Accepted, resampled
+// at 30 fps over the same length, each with a warning; the helpers are not moved bones.
+BOOST_AUTO_TEST_CASE(blender_24_fps_keys_and_helper_joints) {
+    const Model m = read_model(five_bone_model(), "r.fragment");
+    animtest::Anim a{"walk", {}, ""};
+    std::vector<float> times, xs, ones;
+    for (int k = 0; k <= 5; ++k) {  // 0 … 5/24 s; x = 240 t
+        times.push_back(float(k) / 24.0f);
+        for (float v : {240.0f * float(k) / 24.0f, 0.0f, 0.0f}) xs.push_back(v);
+        for (int c = 0; c < 3; ++c) ones.push_back(1.0f);
+    }
+    a.tracks.push_back({"bone0_id0", "translation", times, xs});
+    a.tracks.push_back({"texswitch_mat0_tex1_bone0", "scale", times, ones});
+    std::vector<std::string> nodes = names();
+    nodes.push_back("texswitch_mat0_tex1_bone0");
+    FragmentImage image(m.fragment);
+    const auto rep = replace_animation(m, image, 0, animtest::make_glb(nodes, {a}), "blender.glb");
+    // 5/24 s = 6.25 frames at 30 fps: round + 1 = 7 frames.
+    BOOST_TEST(rep.frame_count == 7);
+    BOOST_TEST(rep.bones_animated.size() == 1u);
+    std::string all;
+    for (const auto& w : rep.warnings) all += w + "\n";
+    for (const char* word : {"the keys are at 24 fps, not on the game's 30 fps frames", "(7 frames)", "Blender's default is 24",
+                             "1 texture-animation helper joint(s)", "texswitch_*", "has 6 frames; the new one has 7"})
+        BOOST_TEST(all.find(word) != std::string::npos, word << " in " << all);
+    // Frame 3 = 0.1 s: x = 24 (between the keys at 2/24 and 3/24), as the source's curve gives.
+    const Model after = read_model(image.build(), "r.fragment");
+    const ChannelPose p = sample_channel(read_animations(after).skeletal[0], 0, 3);
+    BOOST_TEST(std::fabs(p.translation[0] - 24.0) <= 0.5, p.translation[0]);
+    // Keys on the 30 fps grid say nothing about the rate.
+    animtest::Anim on_grid{"walk", {{"bone0_id0", "translation", {0, 0.1f, 0.2f}, {0, 0, 0, 24, 0, 0, 48, 0, 0}}}, ""};
+    FragmentImage image2(m.fragment);
+    const auto rep2 = replace_animation(m, image2, 0, animtest::make_glb(names(), {on_grid}), "grid.glb");
+    for (const auto& w : rep2.warnings) BOOST_TEST(w.find("fps frames") == std::string::npos, w);
 }
 
 BOOST_AUTO_TEST_CASE(refusals_name_what_cannot_be_written) {

@@ -344,8 +344,9 @@ BOOST_AUTO_TEST_CASE(bad_sources_are_refused_in_one_message) {
     e = caught([&] {
         replace_mesh(m, scene_with({{0, 0, 0}, {3000, 0, 0}, {0, 3000, 0}}, {{0, 1, 2}}, {0, 0, 0}, {n[0]}));
     });
-    BOOST_TEST(e.kind == ErrorKind::usage);
-    BOOST_TEST(e.message.find("times the size of the model's mesh") != std::string::npos, e.message);
+    BOOST_TEST(e.kind == ErrorKind::limit);
+    BOOST_TEST(e.message.find("times larger than the mesh it replaces") != std::string::npos, e.message);
+    BOOST_TEST(e.message.find("--allow-scale-change") != std::string::npos, e.message);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

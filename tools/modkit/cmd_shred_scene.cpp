@@ -89,7 +89,10 @@ void declare_replace(po::options_description& o, po::positional_options_descript
         ("scale", number<float>()->default_value(1.0f), "uniform scale applied after the unit conversion")
         ("axis", po::value<std::string>()->default_value("identity"),
          "axis conversion: three signed source axes (x,z,-y) or identity, zup-to-yup, yup-to-zup")
-        ("units", po::value<std::string>()->default_value("file"), "file (keep the file's unit) or metres")
+        ("units", po::value<std::string>()->default_value("metres"),
+         "metres (convert the unit the file declares: FBX centimetres become metres) or file (keep its numbers)")
+        ("allow-scale-change", po::bool_switch(),
+         "accept a new mesh more than 10x larger or smaller than the one it replaces (a warning instead)")
         ("second-uv", po::value<std::string>()->default_value("copy"), "when the source has one UV set: copy or zero")
         ("source-mesh", po::value<std::string>(), "use only this mesh of the source, by index or by name (default: all, merged)")
         ("no-weld", po::bool_switch(), "do not weld identical vertices before preprocessing")
@@ -120,6 +123,7 @@ int shred_replace(const po::variables_map& vm, const Global& g) {
         else options.source_mesh_name = pick;
     }
     options.weld = !vm["no-weld"].as<bool>();
+    options.scale_check = vm["allow-scale-change"].as<bool>() ? sh::ScaleCheck::warn : sh::ScaleCheck::refuse;
     options.drop_degenerate = vm["drop-degenerate"].as<bool>();
     options.weld_tolerance = vm["weld-tolerance"].as<float>();
     options.replace.rule = sh::parse_ordering_rule(vm["rule"].as<std::string>());
@@ -244,7 +248,7 @@ int shred_export(const po::variables_map& vm, const Global& g) {
 }
 
 const Registrar shred_scene_group({"shred", "", {
-    {"replace", "PAK QUARTET MESH SOURCE OUT [--bone-map FILE] [--scale S] [--axis x,z,-y] [--units file|metres]",
+    {"replace", "PAK QUARTET MESH SOURCE OUT [--bone-map FILE] [--scale S] [--axis x,z,-y] [--units metres|file] [--allow-scale-change]",
      "replace a quartet mesh from FBX/glTF/DAE (weights by bone name, 4 influences, welded, preprocessed)",
      declare_replace, shred_replace},
     {"export", "PAK QUARTET [MESH] OUT.(glb|gltf|fbx)",

@@ -105,7 +105,7 @@ const Registrar stadium_replace_group({"stadium", "Pokémon Stadium model archiv
              "out", po::value<std::string>(), "output ROM (input's byte order)")(
              "bone-map", po::value<std::string>(),
              "text file of 'source = target' lines (targets named as `stadium export` names bones: bone<i>_id<id>)")(
-             "allow-scale-change", po::bool_switch(), "accept a source more than 4x larger or smaller than the model's mesh")(
+             "allow-scale-change", po::bool_switch(), "accept a source more than 10x larger or smaller than the model's mesh (a warning instead)")(
              "dry-run", po::bool_switch(), "print the plan (bones, seams, loads, textures, sizes vs limits); write nothing")(
              "scale", number<float>()->default_value(1.0f), "uniform scale applied to the source on import")(
              "axis", po::value<std::string>()->default_value("identity"),

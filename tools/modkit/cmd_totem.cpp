@@ -745,7 +745,7 @@ const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS,
          p.add("skin", 1).add("out", 1);
      },
      totem_preview},
-    {"reweight", "DATA NAMES SKIN MODEL OUT [--mesh NAME] [--tolerance T] [--units file|metres] [--scale S] [--axis A]",
+    {"reweight", "DATA NAMES SKIN MODEL OUT [--mesh NAME] [--tolerance T] [--units metres|file] [--scale S] [--axis A]",
      "rewrite a SKIN's weights from an FBX/glTF whose positions match the MESHes (group ids, order, unknown fields kept)",
      [](auto& o, auto& p) {
          declare_data(o, p);
@@ -754,8 +754,9 @@ const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS,
                         ("out", po::value<std::string>(), "output archive")
                         ("mesh", po::value<std::string>(), "only this MESH target")
                         ("tolerance", number<float>()->default_value(1e-4f), "position match distance")
-                        ("units", po::value<std::string>()->default_value("file"),
-                         "file (keep the model file's unit) or metres (convert the file's declared unit to metres)")
+                        ("units", po::value<std::string>()->default_value("metres"),
+                         "metres (convert the unit the model file declares: FBX centimetres become metres) or file "
+                         "(keep its numbers)")
                         ("scale", number<float>()->default_value(1.0f), "uniform scale applied to the model after --units")
                         ("axis", po::value<std::string>()->default_value("identity"),
                          "axis conversion of the model: identity, zup-to-yup, yup-to-zup or three signed axes (x,z,-y)");

@@ -128,6 +128,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
     if (!target) usage_error("no record named '" + target_text + "' (" + hash_text(id_from_text(names, target_text)) + ")");
 
     ReplaceOptions options;
+    options.allow_scale_change = vm["allow-scale-change"].as<bool>();
     std::vector<fs::path> inputs = {data_path, names_path, source_path};
     if (vm.count("bone-map")) {
         options.bone_map = mod::scene::read_bone_map(vm["bone-map"].as<std::string>());
@@ -219,7 +220,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
 }
 
 const Registrar totem_replace_group({"totem", "", {
-    {"replace", "DATA NAMES NODE|LOD|SKIN|MESH SOURCE OUT [--names-out N] [--bone-map FILE] [--units file|metres] [--scale S] [--axis A]",
+    {"replace", "DATA NAMES NODE|LOD|SKIN|MESH SOURCE OUT [--names-out N] [--bone-map FILE] [--units metres|file] [--scale S] [--axis A] [--allow-scale-change]",
      "replace a character's MESH records from FBX/glTF (strips, bounds, materials by name) and rebuild the SKINs "
      "that move them from the source's bone weights",
      [](auto& o, auto& p) {
@@ -231,9 +232,12 @@ const Registrar totem_replace_group({"totem", "", {
                         ("out", po::value<std::string>(), "output archive")
                         ("names-out", po::value<std::string>(), "also write the name table here")
                         ("bone-map", po::value<std::string>(), "text file of 'source bone = vertex group' lines")
-                        ("units", po::value<std::string>()->default_value("file"),
-                         "file (keep the model file's unit) or metres (convert the file's declared unit to metres)")
+                        ("units", po::value<std::string>()->default_value("metres"),
+                         "metres (convert the unit the model file declares: FBX centimetres become metres) or file "
+                         "(keep its numbers)")
                         ("scale", number<float>()->default_value(1.0f), "uniform scale applied to the model after --units")
+                        ("allow-scale-change", po::bool_switch(),
+                         "accept new MESHes more than 10x larger or smaller than the ones they replace (a warning instead)")
                         ("axis", po::value<std::string>()->default_value("identity"),
                          "axis conversion of the model: identity, zup-to-yup, yup-to-zup or three signed axes (x,z,-y)");
          p.add("data", 1).add("names", 1).add("target", 1).add("source", 1).add("out", 1);

@@ -60,7 +60,7 @@ sc::ImportOptions import_options(const EditEnv& env) {
     sc::ImportOptions o;
     o.scale = static_cast<float>(env.number("scale", 1.0));
     o.axes = at_field(env, "axis", [&] { return sc::parse_axis_map(env.text("axis", "identity")); });
-    const std::string units = env.text("units", "file");  // schema: file, metres, meters
+    const std::string units = env.text("units", "metres");  // schema: file, metres, meters
     o.units = units == "file" ? sc::Units::file : sc::Units::metres;
     o.second_uv = env.text("second_uv", "copy") == "zero" ? sc::SecondUv::zero : sc::SecondUv::copy_first;
     o.allow_unskinned = false;  // a SHRED character mesh needs weights
@@ -151,9 +151,8 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     try {
         env.target.current = replace_from_scene(pak, q.base, mesh, std::move(scene), options, &rep);
     } catch (const Error& e) {
-        if (options.scale_check == ScaleCheck::refuse && !rep.scale_mismatch.empty() && e.what() &&
-            std::string(e.what()).find(rep.scale_mismatch) != std::string::npos)
-            env.fail("source", rep.scale_mismatch, e.kind());
+        if (e.kind() == ErrorKind::limit && e.message().starts_with("the new mesh is"))
+            env.fail("source", e.message(), e.kind());  // the size rule (scene/scale_check.hpp)
         if (e.kind() == ErrorKind::usage && options.source_mesh_name) env.fail("source_mesh", e.what(), e.kind());
         throw;
     }

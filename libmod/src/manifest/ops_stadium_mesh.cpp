@@ -84,8 +84,8 @@ void apply_stadium_mesh_replace(EditEnv& env, ReportOut& r) {
         done = replace_mesh_in_rom(rom, archive, model, std::move(scene), o, opt);
     } catch (const Error& e) {
         env.target.current = std::move(rom.z64);
-        if (e.kind() == ErrorKind::usage && e.message().find("allow the change") != std::string::npos)
-            env.fail("source", e.message(), e.kind());
+        if (e.kind() == ErrorKind::limit && e.message().starts_with("the new mesh is"))
+            env.fail("source", e.message(), e.kind());  // the size rule (scene/scale_check.hpp)
         throw;
     } catch (...) {
         env.target.current = std::move(rom.z64);

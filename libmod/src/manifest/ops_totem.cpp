@@ -196,7 +196,7 @@ scene::ImportOptions model_import_options(const EditEnv& env) {
         if (e.kind() != ErrorKind::usage) throw;
         env.fail("axis", e.message());
     }
-    o.units = env.text("units", "file") == "file" ? scene::Units::file : scene::Units::metres;  // schema: file, metres, meters
+    o.units = env.text("units", "metres") == "file" ? scene::Units::file : scene::Units::metres;  // schema: file, metres, meters
     return o;
 }
 
@@ -340,6 +340,7 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     const NameTable names = totem_names(env);
     const std::size_t index = locate(env, "character", a, names);
     ReplaceOptions options;
+    options.allow_scale_change = env.flag("allow_scale_change", false);
     if (env.has("bone_map")) {
         const Bytes text = env.read("bone_map");
         try {
@@ -358,7 +359,14 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     }
     const ByteReader dgc = dgc_reader(env, a);
     ReplaceReport rep;
-    auto items = replace_meshes(dgc, a, names, index, std::move(source), options, &rep);
+    std::vector<RepackItem> items;
+    try {
+        items = replace_meshes(dgc, a, names, index, std::move(source), options, &rep);
+    } catch (const Error& e) {
+        if (e.kind() == ErrorKind::limit && e.message().starts_with("the new mesh is"))
+            env.fail("source", e.message(), e.kind());  // the size rule (scene/scale_check.hpp)
+        throw;
+    }
     RepackReport packed_report;
     Archive packed;
     Bytes encoded = repack_checked(dgc, a, std::move(items), &packed_report, &packed);

@@ -246,6 +246,29 @@ Bytes with_fixed_creation_time(Bytes fbx) {
     return out;
 }
 
+// Assimp's FBX writer declares UnitScaleFactor 1 (centimetres) whatever the numbers are; ours
+// are metres, as glTF's (and what the importer's default --units metres expects, issue 29), so
+// GlobalSettings' UnitScaleFactor and OriginalUnitScaleFactor are set to 100 (cm per unit).
+// Blender and Assimp then read the file at its true size. A file without them is left as it is.
+Bytes with_metre_units(Bytes fbx) {
+    const std::size_t window = std::min<std::size_t>(fbx.size(), 64 * 1024);
+    for (std::string_view key : {std::string_view("\"UnitScaleFactor\""), std::string_view("\"OriginalUnitScaleFactor\"")}) {
+        const std::string_view text(reinterpret_cast<const char*>(fbx.data()), window);
+        const std::size_t at = text.find(key);
+        if (at == std::string_view::npos) continue;
+        const std::size_t eol = text.find('\n', at);
+        const std::size_t comma = text.rfind(',', eol);
+        if (eol == std::string_view::npos || comma == std::string_view::npos || comma < at) continue;
+        static constexpr std::string_view hundred = "100";
+        Bytes out(fbx.begin(), fbx.begin() + static_cast<std::ptrdiff_t>(comma + 1));
+        out.insert(out.end(), hundred.begin(), hundred.end());
+        const std::size_t value_end = text.find_last_not_of("\r", eol - 1) + 1;
+        out.insert(out.end(), fbx.begin() + static_cast<std::ptrdiff_t>(value_end), fbx.end());
+        fbx = std::move(out);
+    }
+    return fbx;
+}
+
 // Assimp 5.2.5's ASCII FBX writer has no escape for a '"' inside a quoted name: it refuses the
 // whole scene with an empty message. Named here first, with the structure that holds it.
 void check_fbx_names(const Scene& scene, const fs::path& path) {
@@ -320,7 +343,7 @@ void export_file(const Scene& scene, const fs::path& path, std::span<const fs::p
                     "Assimp cannot export the scene: " + (reason.empty() ? std::string("(Assimp gives no reason)") : reason),
                     path.string());
     }
-    write_file_atomic(path, with_fixed_creation_time(read_file(temp)), inputs);
+    write_file_atomic(path, with_metre_units(with_fixed_creation_time(read_file(temp))), inputs);
 }
 
 }  // namespace mod::scene

@@ -770,16 +770,27 @@ static Scene with_gltf_extras(Scene scene, const std::optional<GltfExtras>& extr
     return scene;
 }
 
+namespace {
+
+Scene record_applied(Scene s, const ImportOptions& options) {
+    s.units_converted = options.units == Units::metres;
+    s.import_scale = options.scale;
+    return s;
+}
+
+}  // namespace
+
 Scene import_file(const fs::path& path, const ImportOptions& options) {
     const std::optional<GltfExtras> extras = gltf_precheck(path, options);
     if (options.contained)
-        return with_gltf_extras(run_contained(path.string(), options, [&] {
+        return record_applied(with_gltf_extras(run_contained(path.string(), options, [&] {
             Assimp::Importer importer;
             return convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options);
-        }), extras);
+        }), extras), options);
     Assimp::Importer importer;
-    return with_gltf_extras(convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options),
-                            extras);
+    return record_applied(
+        with_gltf_extras(convert_assimp_scene(read_with_assimp(importer, path, options), path.string(), options), extras),
+        options);
 }
 
 Scene import_memory(ByteView data, std::string_view name, const ImportOptions& options) {
@@ -787,13 +798,14 @@ Scene import_memory(ByteView data, std::string_view name, const ImportOptions& o
     if (data.size() <= options.max_input_bytes && looks_like_gltf(data, name))
         extras = check_gltf(data, name, {}, options.max_input_bytes);
     if (options.contained)
-        return with_gltf_extras(run_contained(name, options, [&] {
+        return record_applied(with_gltf_extras(run_contained(name, options, [&] {
             Assimp::Importer importer;
             return convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options);
-        }), extras);
+        }), extras), options);
     Assimp::Importer importer;
-    return with_gltf_extras(convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options),
-                            extras);
+    return record_applied(
+        with_gltf_extras(convert_assimp_scene(read_with_assimp(importer, data, name, options), name, options), extras),
+        options);
 }
 
 }  // namespace mod::scene

@@ -2,6 +2,7 @@
 #include "libmod/shred/import.hpp"
 
 #include "libmod/core/error.hpp"
+#include "libmod/scene/scale_check.hpp"
 #include "libmod/scene/validate.hpp"
 #include "libmod/scene/weld.hpp"
 #include "libmod/shred/preprocess.hpp"
@@ -202,10 +203,10 @@ std::string scale_mismatch(const std::array<float, 6>& old_box, const std::array
     std::string hint;
     // A factor near 100 is the centimetre/metre mix-up of Blender's default FBX export.
     if (n > o && worst > 30 && worst < 300)
-        hint = "; a factor near 100 is a file in centimetres: --units metres (or --scale 0.01)";
+        hint = "; a factor near 100 is a file in centimetres read without its unit: drop --units file (or --scale 0.01)";
     return std::string("the new mesh is ") + factor + " than the mesh it replaces along " + "xyz"[worst_axis] +
            " (new box " + box_text(new_box) + "; replaced box " + box_text(old_box) + ")" + hint +
-           "; if the source is in another unit or lies on its side use --units metres, --scale S or --axis "
+           "; if the source is in another unit or lies on its side use --scale S or --axis "
            "zup-to-yup (in a manifest: \"units\", \"scale\", \"axis\", or \"allow_scale_change\": true to keep it)";
 }
 
@@ -493,12 +494,14 @@ Bytes replace_from_scene(const Pak& pak, std::string_view quartet_base, std::siz
     for (const auto& r : model.meshes[mesh_index].stream.vertices) old_positions.push_back(r.position());
     rep.old_box = box_of(old_positions);
     rep.new_box = box_of(merged.positions);
+    // The size rule every game shares (scene/scale_check.hpp): beyond 10x refused unless
+    // allowed; the per-axis comparison at 4x is a warning naming the options that fix it.
+    rep.scale_change = scene::check_scale_change(scene::compare_scale(old_positions, merged.positions),
+                                                 scene::scale_source(source), options.scale_check == ScaleCheck::warn,
+                                                 source.source);
+    if (!rep.scale_change.empty()) rep.warnings.push_back(rep.scale_change);
     rep.scale_mismatch = scale_mismatch(rep.old_box, rep.new_box);
-    if (!rep.scale_mismatch.empty()) {
-        if (options.scale_check == ScaleCheck::refuse)
-            throw Error(ErrorKind::format, rep.scale_mismatch, source.source);
-        rep.warnings.push_back(rep.scale_mismatch);
-    }
+    if (!rep.scale_mismatch.empty() && rep.scale_change.empty()) rep.warnings.push_back(rep.scale_mismatch);
     restore_signs_of_non_finite_normals(merged, model.meshes[mesh_index].stream);
 
     // The model read above is handed over (the input is not read twice); the histograms come

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace mod::stadium {
@@ -108,6 +110,36 @@ std::vector<PoseSample> bone_samples(const ModelBone& b, const BoneTracks* track
     return out;
 }
 
+// A joint `stadium export` writes for texture animations: "texswitch_mat<M>_tex<T>_<bone>".
+bool is_texture_switch_joint(const std::string& name) { return name.starts_with("texswitch_mat"); }
+
+// When a key time of a bone's sampler is off the game's frame grid (more than 1% of a frame):
+// the rate the keys are at ("at 24 fps" when the smallest key interval is within 1% of a
+// whole rate, else "every 0.0417 s"); nullopt when every key is on a frame.
+std::optional<std::string> off_grid_key_rate(const gltf::Animation& a, const std::map<std::size_t, BoneTracks>& tracks) {
+    bool off = false;
+    double gap = 0;
+    for (const auto& [bone, t] : tracks)
+        for (const auto& slot : t.path) {
+            if (!slot) continue;
+            const auto& times = a.samplers[*slot].times;
+            for (std::size_t k = 0; k < times.size(); ++k) {
+                const double f = double(times[k]) * frames_per_second;
+                off = off || std::fabs(f - std::round(f)) > 0.01;
+                if (k && times[k] > times[k - 1]) {
+                    const double d = double(times[k]) - double(times[k - 1]);
+                    gap = gap > 0 ? std::min(gap, d) : d;
+                }
+            }
+        }
+    if (!off) return std::nullopt;
+    char buf[64];
+    const double rate = gap > 0 ? 1.0 / gap : 0;
+    if (rate > 0 && std::fabs(rate - std::round(rate)) < 0.01 * rate) std::snprintf(buf, sizeof buf, "at %g fps", std::round(rate));
+    else std::snprintf(buf, sizeof buf, "every %.4g s", gap);
+    return std::string(buf);
+}
+
 // Whether two poses give the same bone matrix within the format's quantisation.
 bool same_pose(const PoseSample& a, const PoseSample& b) {
     for (int k = 0; k < 3; ++k)
@@ -146,11 +178,15 @@ AnimationReplaceReport replace_animation(const Model& model, FragmentImage& imag
     std::map<std::string, std::size_t> bone_of;
     for (std::size_t b = 0; b < model.bones.size(); ++b) bone_of.emplace(animation_bone_name(model, b), b);
     std::map<std::size_t, BoneTracks> tracks;
-    std::set<std::string> unknown;
+    std::set<std::string> unknown, helpers;
     for (std::size_t i = 0; i < a.channels.size(); ++i) {
         const auto& ch = a.channels[i];
         const std::string& name = file.node_names[ch.node];
         auto it = bone_of.find(name);
+        if (it == bone_of.end() && is_texture_switch_joint(name)) {
+            helpers.insert(name);  // modkit's own helper (export.hpp); Blender keys it in every action
+            continue;
+        }
         if (it == bone_of.end()) {
             unknown.insert(name.empty() ? "(unnamed node " + std::to_string(ch.node) + ")" : name);
             continue;
@@ -169,8 +205,22 @@ AnimationReplaceReport replace_animation(const Model& model, FragmentImage& imag
                         (model.bones.empty() ? std::string("…") : std::to_string(model.bones[0].id)) + " …)",
                     source_name, no_offset, "glb.json." + anim_path);
 
+    if (!helpers.empty())
+        rep.warnings.push_back(std::to_string(helpers.size()) + " texture-animation helper joint(s) that `stadium export` "
+                               "writes (texswitch_*) are keyed and were ignored: texture animations are kept as they are");
+
     // Frames and timing.
     // The keys decide the length (an edited file may be longer or shorter than its extras say).
+    if (const auto rate = off_grid_key_rate(a, tracks)) {
+        char buf[320];
+        std::snprintf(buf, sizeof buf,
+                      "the keys are %s, not on the game's %g fps frames: resampled at %g fps over the same %.4g s "
+                      "(%lld frames); for an exact round trip set the scene's frame rate to 30 before exporting "
+                      "(Blender's default is 24)",
+                      rate->c_str(), frames_per_second, frames_per_second, a.duration,
+                      static_cast<long long>(std::llround(a.duration * frames_per_second) + 1));
+        rep.warnings.push_back(buf);
+    }
     std::int64_t frames = 0;
     if (a.duration * frames_per_second > 65534.5) frames = 65536;
     else frames = std::llround(a.duration * frames_per_second) + 1;
@@ -179,6 +229,9 @@ AnimationReplaceReport replace_animation(const Model& model, FragmentImage& imag
                                           std::to_string(a.duration) + " s); the header's frame count is a u16 (1..65535)",
                     source_name);
     rep.frame_count = static_cast<std::uint16_t>(frames);
+    if (old.frame_count != frames)
+        rep.warnings.push_back("the replaced animation has " + std::to_string(old.frame_count) + " frames; the new one has " +
+                               std::to_string(frames) + " (its keys span " + std::to_string(a.duration) + " s at 30 fps)");
     if (a.frame_count && *a.frame_count != frames)
         rep.warnings.push_back("extras.frame_count says " + std::to_string(*a.frame_count) + " frames; the keys span " +
                                std::to_string(frames) + " at 30 fps, which are written");

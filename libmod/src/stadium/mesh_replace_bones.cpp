@@ -6,12 +6,14 @@
 
 #include "libmod/core/error.hpp"
 #include "libmod/scene/bone_suggest.hpp"
+#include "libmod/scene/scale_check.hpp"
 #include "libmod/stadium/animation.hpp"
 #include "libmod/stadium/animation_replace.hpp"
 #include "libmod/stadium/export.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -94,22 +96,22 @@ MeshPartition partition_mesh(const Model& model, scene::Scene& source, const Mes
                     throw Error(ErrorKind::format, "vertex " + std::to_string(v) + " of mesh '" + source.meshes[mi].name +
                                                        "' has a non-finite position", source.source);
 
-    // Size against the model's own mesh (a unit or axis mistake shows as a large ratio).
+    // Size against the model's own mesh: the size rule every game shares (scene/scale_check.hpp),
+    // refused beyond 10x unless allowed; between mesh_scale_warning and 10x a warning.
     {
         std::vector<scene::Vec3> src, old;
         for (const auto& m : source.meshes) src.insert(src.end(), m.positions.begin(), m.positions.end());
         const scene::Scene old_scene = model_scene(model);
         for (const auto& m : old_scene.meshes) old.insert(old.end(), m.positions.begin(), m.positions.end());
-        const double a = box_diagonal(src), b = box_diagonal(old);
-        plan.size_ratio = b > 0 ? a / b : 1.0;
-        if (b > 0 && a > 0 && (plan.size_ratio > mesh_scale_tolerance || plan.size_ratio < 1.0 / mesh_scale_tolerance)) {
+        const scene::ScaleComparison c = scene::compare_scale(old, src);
+        plan.size_ratio = c.ratio;
+        const std::string change = scene::check_scale_change(c, scene::scale_source(source), options.allow_scale_change,
+                                                             source.source);
+        if (!change.empty()) plan.warnings.push_back(change);
+        else if (c.beyond(mesh_scale_warning)) {
             char buf[160];
             std::snprintf(buf, sizeof buf, "the source is %.3g times the size of the model's mesh (box diagonal %.4g vs %.4g)",
-                          plan.size_ratio, a, b);
-            if (!options.allow_scale_change)
-                throw Error(ErrorKind::usage, std::string(buf) + "; scale the source (a unit or axis mistake?) or allow "
-                                                                 "the change (--allow-scale-change, allow_scale_change)",
-                            source.source);
+                          c.ratio, c.new_diagonal, c.old_diagonal);
             plan.warnings.push_back(buf);
         }
     }

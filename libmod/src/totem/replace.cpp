@@ -1,6 +1,8 @@
 // mesh.replace for TotemTech: SKIN rebuild and the whole-archive replacement.
 #include "libmod/totem/replace.hpp"
 
+#include "libmod/scene/scale_check.hpp"
+
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/node.hpp"
 #include "libmod/totem/texture_scene.hpp"
@@ -313,6 +315,19 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
         report.meshes.push_back(std::move(rm));
         old_by_id.emplace(mesh_id, old);
         built_by_id.emplace(mesh_id, std::move(built));
+    }
+
+    // The size rule every game shares (scene/scale_check.hpp): all replaced MESHes together.
+    {
+        std::vector<scene::Vec3> before, after;
+        const auto add = [](std::vector<scene::Vec3>& to, const std::vector<Vec3>& from) {
+            for (const auto& p : from) to.push_back({p[0].value(), p[1].value(), p[2].value()});
+        };
+        for (const auto& [id, m] : old_by_id) add(before, m.positions);
+        for (const auto& [id, b] : built_by_id) add(after, b.mesh.positions);
+        const std::string change = scene::check_scale_change(scene::compare_scale(before, after), scene::scale_source(source),
+                                                             options.allow_scale_change, source.source);
+        if (!change.empty()) report.warnings.push_back(change);
     }
 
     // 5. The SKINs.

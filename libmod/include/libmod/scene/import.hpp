@@ -55,9 +55,11 @@ struct AxisMap {
 // "yup-to-zup" (= "x,-z,y"). Throws mod::Error (usage) with the accepted forms otherwise.
 AxisMap parse_axis_map(std::string_view text);
 
+// The default honours the file's declared unit (issue 29: Blender's default FBX, written in
+// centimetres with UnitScaleFactor 1, comes out the right size with no option).
 enum class Units {
-    file,    // keep the file's own unit (after baking node transforms)
-    metres,  // multiply by Scene::file_unit_metres (1 when the file declares no unit)
+    file,    // keep the file's own numbers (after baking node transforms)
+    metres,  // multiply by Scene::file_unit_metres (1 when the file declares no unit; glTF is metres)
 };
 
 enum class SecondUv {
@@ -66,7 +68,7 @@ enum class SecondUv {
 };
 
 struct ImportOptions {
-    Units units = Units::file;
+    Units units = Units::metres;
     float scale = 1.0f;   // extra uniform factor applied after `units`
     AxisMap axes;         // applied after baking node transforms (and before scale)
     SecondUv second_uv = SecondUv::copy_first;

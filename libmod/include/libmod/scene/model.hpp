@@ -154,6 +154,11 @@ struct Scene {
     std::optional<double> file_unit_metres;
     // The file's declared up axis as a signed axis (0 x, 1 y, 2 z; sign +1/-1), when declared.
     std::optional<std::pair<int, int>> file_up_axis;
+    // What the import applied: ImportOptions::units == Units::metres (the declared unit
+    // converted) and ImportOptions::scale. Set by import_file / import_memory (not carried by
+    // the scene wire format), for the size rule's advice (scale_check.hpp).
+    bool units_converted = false;
+    double import_scale = 1.0;
 
     Skeleton skeleton;
     std::vector<Mesh> meshes;

@@ -47,11 +47,13 @@ scene::Scene quartet_to_scene(const QuartetModel& model, std::optional<std::size
 // trailing zero. Throws format when the mesh has no processed skin or a bone >= 255.
 SkinnedMesh to_skinned_mesh(const scene::Mesh& mesh);
 
-// What to do when the new mesh's bounding box differs from the replaced one's by more than 4x
-// in any extent (either way): a wrong unit (Blender's FBX centimetres) or up axis.
+// The size rule of every game (scene/scale_check.hpp): a new mesh whose box diagonal differs
+// from the replaced one's by more than 10x either way (a wrong unit: a centimetre FBX read as
+// metres) is refused, kind limit, unless allowed. Apart from it, an extent that differs by more
+// than 4x along one axis (a wrong up axis) is always a warning naming the options that fix it.
 enum class ScaleCheck {
-    warn,    // a warning with both boxes and the options that fix it (the CLI)
-    refuse,  // a format error with the same text (manifests, unless "allow_scale_change")
+    warn,    // allowed: the 10x text becomes a warning (--allow-scale-change, "allow_scale_change")
+    refuse,  // refused beyond 10x (the default, CLI and manifest alike)
 };
 
 struct SceneReplaceOptions {
@@ -60,7 +62,7 @@ struct SceneReplaceOptions {
     // The same by name (exact, then case-insensitive; a usage error listing the meshes when no
     // mesh or several match). At most one of source_mesh / source_mesh_name.
     std::optional<std::string> source_mesh_name;
-    ScaleCheck scale_check = ScaleCheck::warn;
+    ScaleCheck scale_check = ScaleCheck::refuse;
     bool weld = true;                     // weld with the full attribute set before preprocessing
     // Weld tolerance for normals, tangents and UVs (scene::WeldOptions): 1e-5 merges the float
     // noise of FBX corner normals; 0 demands identical bits. Positions and weights always exact.
@@ -85,7 +87,8 @@ struct SceneReplaceReport {
     // Bounding boxes (min x y z, max x y z) of the replaced stream and of the new mesh, and
     // the scale warning when an extent differs by more than 4x (empty otherwise).
     std::array<float, 6> old_box{}, new_box{};
-    std::string scale_mismatch;
+    std::string scale_mismatch;  // the 4x per-axis warning (empty within it)
+    std::string scale_change;    // the 10x size-rule text when allowed (a warning), else empty
     std::size_t source_vertices = 0;         // before welding
     std::size_t welded_vertices = 0;
     // The source had no tangents and matched the target vertex for vertex (position and first

@@ -4,10 +4,12 @@
 //
 // Source: a .glb. Its animation channels target nodes named as the exporter names the bones
 // ("bone<i>_id<id>", export.hpp); a channel on any other node is an error listing every such
-// name. Each node's translation / rotation / scale is taken as the bone's local T, R, S of the
+// name, except the texture-animation helper joints export writes (texswitch_mat…, which Blender
+// keys into every action): ignored with a warning, texture animations kept. Each node's translation / rotation / scale is taken as the bone's local T, R, S of the
 // game's T·Rz·Ry·Rx·S (model units, a quaternion, factors), sampled at f / 30 s for frames
 // f = 0 … frame_count − 1 (frame_count = round(duration · 30) + 1; a different extras.frame_count
-// is warned about), the
+// is warned about; so are keys off the 30 fps grid, naming their rate — Blender's 24 fps — and
+// a frame count other than the replaced animation's), the
 // quaternion turned back into the game's Euler angles (euler_from_matrix, each frame's reference
 // the previous frame's angles, frame 0's the bind rotation). A path the animation does not
 // drive, and every bone it does not animate, keeps the bone's bind value (0x1D). Loop/hold and

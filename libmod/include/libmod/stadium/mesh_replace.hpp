@@ -46,9 +46,10 @@ namespace mod::stadium {
 
 // The render layer of every draw the replacement writes (0x22/0x1E byte +1).
 inline constexpr std::uint8_t mesh_layer = 1;
-// A source whose box (in the target's model space) is more than this many times larger or
-// smaller than the model's is refused without allow_scale_change (a unit or axis mistake).
-inline constexpr double mesh_scale_tolerance = 4.0;
+// A source whose box diagonal (in the target's model space) differs from the model's by more
+// than scene::scale_change_limit (10x) either way is refused, kind limit, without
+// allow_scale_change (a unit mistake: scene/scale_check.hpp); beyond this factor it is a warning.
+inline constexpr double mesh_scale_warning = 4.0;
 
 struct MeshReplaceOptions {
     scene::BoneMap bone_map;

@@ -46,6 +46,9 @@ Skin rebuild_skin(const Skin& skin, std::int32_t mesh_id, const BuiltMesh& built
 
 struct ReplaceOptions {
     scene::BoneMap bone_map;
+    // The size rule (scene/scale_check.hpp): new MESHes whose box diagonal differs from the
+    // replaced ones' by more than 10x are refused (limit) unless this is set (then a warning).
+    bool allow_scale_change = false;
 };
 
 struct ReplacedMesh {
@@ -76,7 +79,7 @@ struct ReplaceReport {
 // repack), every record not replaced untouched. `source` is taken by value (retargeting edits
 // it). Errors: usage (target leads to no MESH), format (unassigned source meshes, unknown
 // material names, unmapped weighted bones, unweighted vertices of a skinned MESH, bad source
-// data), limit (mesh_max_ids).
+// data), limit (mesh_max_ids; the size rule unless allow_scale_change).
 std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& archive, const NameTable& names,
                                        std::size_t target, scene::Scene source, const ReplaceOptions& options = {},
                                        ReplaceReport* report = nullptr);
