@@ -153,7 +153,9 @@ BOOST_AUTO_TEST_CASE(fbxa_fixture_keeps_more_than_four_unnormalised_influences_b
     BOOST_TEST(s.format == "fbx");
     BOOST_TEST_REQUIRE(s.file_unit_metres.has_value());
     BOOST_TEST(*s.file_unit_metres == 0.01);
-    check_against_fixture(s, f, 1.0f);
+    // Assimp's writer declares centimetres: the default (Units::metres) converts them.
+    BOOST_TEST(s.units_converted);
+    check_against_fixture(s, f, 0.01f);
     // Influence counts 1..6 all present, and sums are not 1 (nothing normalised them).
     std::map<std::size_t, std::size_t> counts;
     bool unnormalised = false;
@@ -171,7 +173,10 @@ BOOST_AUTO_TEST_CASE(fbxa_fixture_keeps_more_than_four_unnormalised_influences_b
 }
 
 BOOST_AUTO_TEST_CASE(corpus_huesitos_nine_bones_up_to_four_influences) {
-    Scene s = import_file(modtest::corpus("fbx/huesitos.fbx"));
+    ImportOptions file_units;  // the file's own numbers
+    file_units.units = Units::file;
+    Scene s = import_file(modtest::corpus("fbx/huesitos.fbx"), file_units);
+    BOOST_TEST(!s.units_converted);
     BOOST_TEST_REQUIRE(s.meshes.size() == 1u);
     const Mesh& m = s.meshes[0];
     BOOST_TEST(m.vertex_count() == 256u);  // one vertex per triangle corner before welding
@@ -202,10 +207,8 @@ BOOST_AUTO_TEST_CASE(corpus_huesitos_nine_bones_up_to_four_influences) {
     auto box = bounding_box(m);
     BOOST_TEST(box.max[1] - box.min[1] > 100.0f);
     BOOST_TEST(winding_agreement(m) > 0.95);
-    // Units::metres applies the file's own unit (0.01 m).
-    ImportOptions metres;
-    metres.units = Units::metres;
-    auto box_m = bounding_box(import_file(modtest::corpus("fbx/huesitos.fbx"), metres).meshes[0]);
+    // Units::metres (the default) applies the file's own unit (0.01 m).
+    auto box_m = bounding_box(import_file(modtest::corpus("fbx/huesitos.fbx")).meshes[0]);
     BOOST_TEST(std::abs((box_m.max[1] - box_m.min[1]) * 100 - (box.max[1] - box.min[1])) < 1e-2f);
 }
 

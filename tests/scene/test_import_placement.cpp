@@ -17,6 +17,13 @@ using namespace mod::scene;
 
 namespace {
 
+// The file's own numbers (Units::file), as the fixtures describe them.
+ImportOptions file_units() {
+    ImportOptions o;
+    o.units = Units::file;
+    return o;
+}
+
 void require_positions(const Mesh& mesh, const std::vector<Vec3>& expected, float tolerance) {
     BOOST_TEST_REQUIRE(mesh.vertex_count() == expected.size());
     for (std::size_t v = 0; v < expected.size(); ++v)
@@ -129,9 +136,14 @@ BOOST_AUTO_TEST_CASE(fbx_mesh_node_scaled_and_rotated_and_an_armature_posed_away
     const auto path = dir / "scaled.fbx";
     placementtest::write_two_bone_triangle(path, "fbxa");
     {
-        Scene scene = import_file(path);
+        // In the file's numbers (Assimp's writer declares centimetres; the default would convert).
+        Scene scene = import_file(path, file_units());
         BOOST_TEST_REQUIRE(scene.meshes.size() == 1u);
         require_position_set(scene.meshes[0], {{5, 2, 0}, {1, 0, 0}, {1, 2, 0}}, 1e-4f);
+        // The default honours the declared unit: the same triangle at 0.01 of those numbers.
+        Scene metres = import_file(path);
+        BOOST_TEST_REQUIRE(metres.meshes.size() == 1u);
+        require_position_set(metres.meshes[0], {{0.05f, 0.02f, 0}, {0.01f, 0, 0}, {0.01f, 0.02f, 0}}, 1e-6f);
     }
     // The same file with the armature's node scaled x100 and turned -90 degrees about X (what
     // Blender's armature object carries) while the clusters still hold the unscaled bind: the
@@ -149,7 +161,7 @@ BOOST_AUTO_TEST_CASE(fbx_mesh_node_scaled_and_rotated_and_an_armature_posed_away
                 "\n\t\t\tP: \"Lcl Scaling\", \"Lcl Scaling\", \"\", \"A\", 100, 100, 100");
     const auto posed = dir / "posed.fbx";
     mod::write_file_atomic(posed, text);
-    Scene scene = import_file(posed);
+    Scene scene = import_file(posed, file_units());
     BOOST_TEST_REQUIRE(scene.meshes.size() == 1u);
     require_position_set(scene.meshes[0], {{500, 0, -200}, {100, 0, 0}, {100, 0, -200}}, 1e-2f);
 }

@@ -75,8 +75,9 @@ BOOST_AUTO_TEST_CASE(the_fix_fits_the_source_format) {
     const std::string odd = scale_change_text(compare_scale(box(1, 0, 0), box(37, 0, 0)), ScaleSource{});
     BOOST_TEST(has(odd, "37 times larger"), odd);
     BOOST_TEST(has(odd, "--scale 0.027"), odd);
-    // 12x smaller -> 12 (not rounded to 10: more than 20% away).
-    BOOST_TEST(has(scale_change_text(compare_scale(box(12, 0, 0), box(1, 0, 0)), ScaleSource{}), "--scale 12"));
+    // 13x smaller -> 13 (not rounded to 10: more than 20% away); 11x smaller -> 10.
+    BOOST_TEST(has(scale_change_text(compare_scale(box(13, 0, 0), box(1, 0, 0)), ScaleSource{}), "--scale 13"));
+    BOOST_TEST(has(scale_change_text(compare_scale(box(11, 0, 0), box(1, 0, 0)), ScaleSource{}), "--scale 10 "));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

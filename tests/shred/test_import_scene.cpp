@@ -62,6 +62,7 @@ void replace_with_corpus(const std::string& file, std::size_t bone_count) {
     shred::SceneReplaceReport report;
     shred::SceneReplaceOptions options;
     options.bone_map = map;
+    options.scale_check = shred::ScaleCheck::warn;  // the corpus models are not skater-sized (the point here is weights)
     Bytes out = shred::replace_from_scene(pak, "skater01", 1, source, options, &report);
     // The result reads back under the hypothesis and its stream validates (read_quartet decodes
     // and checks every invariant: weight sums, palettes, coverage, terminal, sizes).

@@ -8,6 +8,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -103,7 +104,8 @@ BOOST_AUTO_TEST_CASE(replace_in_a_fragment) {
     BOOST_TEST(rep.bones_animated.size() == 2u);
     // bone3 shares channel 1 with the animated bone1; the replaced animation had 6 frames.
     BOOST_TEST_REQUIRE(rep.warnings.size() == 2u);
-    BOOST_TEST(rep.warnings[1] == "the replaced animation has 6 frames; the new one has 31 (its keys span 1.000000 s at 30 fps)");
+    BOOST_TEST(std::count(rep.warnings.begin(), rep.warnings.end(),
+                          "the replaced animation has 6 frames; the new one has 31 (its keys span 1.000000 s at 30 fps)") == 1);
     // The header is rewritten in place; its pointer words keep their R_MIPS_32 entries and point
     // past the old body end, at the appended data.
     BOOST_TEST(rep.header == m.map.animations[0]);

@@ -2,6 +2,7 @@
 // generated FBX/glTF with its own bones and materials.
 #include "test_support.hpp"
 
+#include "libmod/core/file.hpp"
 #include "libmod/sample/totem.hpp"
 #include "libmod/scene/export.hpp"
 #include "libmod/scene/import.hpp"
@@ -304,6 +305,67 @@ BOOST_AUTO_TEST_CASE(generated_fbx_and_gltf_sources_by_group_name) {
                              bad.string(), (s.dir / "OUT_BAD.DGC").string()});
     BOOST_TEST(rm.exit_code == 2);
     BOOST_TEST(rm.err.find("Material.001") != std::string::npos, rm.err);
+}
+
+// Issue 29 item 3, the size rule and units on TotemTech (../shared/reference/real-clients-t3.md
+// §3.2: Blender's default FBX became a hero 100x too large, exit 0, no warning). A Blender-like
+// FBX is made here from modkit's own export: positions x100 and UnitScaleFactor 1 (centimetres).
+BOOST_AUTO_TEST_CASE(centimetre_fbx_comes_out_the_right_size_and_100x_is_refused) {
+    SampleDir s;
+    const fs::path glb = s.dir / "hero.glb", fbx = s.dir / "hero_cm.fbx";
+    run_ok({"totem", "export", s.dgc.string(), s.ngc.string(), sample::totem_skin_seed_name, glb.string()});
+    mod::scene::Scene sc = mod::scene::import_file(glb);
+    for (auto& m : sc.meshes)
+        for (auto& p : m.positions)
+            for (auto& c : p) c *= 100.0f;
+    mod::scene::export_file(sc, fbx);
+    // modkit's FBX writer declares metres (UnitScaleFactor 100); make it Blender's centimetres.
+    const mod::Bytes bytes = read(fbx);
+    std::string text(bytes.begin(), bytes.end());
+    const std::size_t at = text.find("\"UnitScaleFactor\"");
+    BOOST_REQUIRE(at != std::string::npos);
+    const std::size_t eol = text.find('\n', at), comma = text.rfind(',', eol);
+    BOOST_REQUIRE(text.substr(comma + 1, 3) == "100");
+    text.replace(comma + 1, 3, "1");
+    mod::write_file_atomic(fbx, text);
+
+    const Loaded a = load(s.dgc, s.ngc);
+    const auto box_of = [](const Mesh& m) {
+        std::array<float, 6> b{1e30f, 1e30f, 1e30f, -1e30f, -1e30f, -1e30f};
+        for (const auto& p : m.positions)
+            for (int i = 0; i < 3; ++i) {
+                b[i] = std::min(b[i], p[i].value());
+                b[3 + i] = std::max(b[3 + i], p[i].value());
+            }
+        return b;
+    };
+    const auto before = box_of(a.mesh(sample::totem_body_mesh_name));
+    // Default (--units metres): the declared centimetres are converted, the body keeps its size.
+    const fs::path out = s.dir / "CM.DGC";
+    run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, fbx.string(), out.string()});
+    const auto after = box_of(load(out, s.ngc).mesh(sample::totem_body_mesh_name));
+    for (int i = 0; i < 6; ++i) BOOST_TEST(std::fabs(after[i] - before[i]) < 1e-4f, i << ": " << after[i] << " vs " << before[i]);
+    // --units file keeps the numbers: 100x, refused (exit 3) with the fix for an FBX, nothing written.
+    const fs::path refused = s.dir / "REFUSED.DGC";
+    auto r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, fbx.string(), refused.string(), "--units",
+                      "file"});
+    BOOST_TEST(r.exit_code == 3, r.err);
+    for (const char* word : {"100 times larger", "declares 1 unit = 0.01 m", "--units metres", "--allow-scale-change"})
+        BOOST_TEST(r.err.find(word) != std::string::npos, word << " in " << r.err);
+    BOOST_TEST(!fs::exists(refused));
+    // A glTF scaled 100x by --scale 100 (glTF is metres by definition): refused, the fix is --scale 1;
+    // allowed, it is written with the same text as a warning.
+    r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, glb.string(), refused.string(), "--scale", "100"});
+    BOOST_TEST(r.exit_code == 3, r.err);
+    BOOST_TEST(r.err.find("glTF positions are metres") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find("--scale 1 instead of 100") != std::string::npos, r.err);
+    BOOST_TEST(!fs::exists(refused));
+    r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, glb.string(), refused.string(), "--scale", "100",
+                 "--allow-scale-change"});
+    BOOST_TEST(r.exit_code == 0, r.err);
+    BOOST_TEST(r.err.find("100 times larger") != std::string::npos, r.err);
+    const auto big = box_of(load(refused, s.ngc).mesh(sample::totem_body_mesh_name));
+    BOOST_TEST(std::fabs(big[4] - 100.0f * before[4]) < 1e-3f * std::fabs(100.0f * before[4]) + 1e-3f);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -69,7 +69,8 @@ std::string scale_change_text(const ScaleComparison& c, const ScaleSource& sourc
         s += "the " + fmt + " file declares 1 unit = " + u + " m and --units file (\"units\": \"file\") kept its numbers; "
              "drop it (the default, --units metres, converts the declared unit)";
     } else {
-        const std::string f = factor_text(source.scale / c.ratio);
+        std::string f = factor_text(source.scale / c.ratio);
+        if (std::abs(source.scale - 1.0) > 1e-9) f += " instead of " + factor_text(source.scale);
         if (fmt == "fbx" && source.file_unit_metres)
             s += "the FBX's positions do not match the unit it declares; scale it with --scale " + f +
                  " (\"scale\": " + f + ") or fix the unit in the exporter";
