@@ -296,15 +296,29 @@ BOOST_AUTO_TEST_CASE(generated_fbx_and_gltf_sources_by_group_name) {
     run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), sample::totem_skin_chum_name, src.string(), out.string(),
             "--bone-map", map.string()});
 
-    // A material the MESH does not know and the archive has no record for: refused, naming it.
+    // A material the MESH does not know and the archive has no record for: taken by order onto
+    // the MESH's own first material (issue 29), said in a warning and in the pairings.
     sc.skeleton.bones[1].name = "HERO_SPINE";
     sc.materials = {"Material.001"};
     const fs::path bad = s.dir / "badmat.glb";
     mod::scene::export_file(sc, bad);
-    const auto rm = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), sample::totem_skin_chum_name,
-                             bad.string(), (s.dir / "OUT_BAD.DGC").string()});
-    BOOST_TEST(rm.exit_code == 2);
-    BOOST_TEST(rm.err.find("Material.001") != std::string::npos, rm.err);
+    auto rm = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), sample::totem_skin_chum_name, bad.string(),
+                       (s.dir / "OUT_ORDER.DGC").string()});
+    BOOST_TEST(rm.exit_code == 0, rm.err);
+    BOOST_TEST(rm.err.find("taken by order of first use") != std::string::npos, rm.err);
+    const Mesh old_body = load(s.dgc, s.ngc).mesh(sample::totem_body_mesh_name);
+    BOOST_TEST(rm.out.find("source material 'Material.001' -> " + load(s.dgc, s.ngc).names.display(old_body.materials.at(0)) +
+                           " (order, MESH ") != std::string::npos, rm.out);
+    // A material map naming a record that is no material: refused (usage), naming it.
+    {
+        std::ofstream f(s.dir / "mat.txt");
+        f << "Material.001 = DB:>NO>SUCH.TMAT\n";
+    }
+    rm = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), sample::totem_skin_chum_name, bad.string(),
+                  (s.dir / "OUT_BAD.DGC").string(), "--material-map", (s.dir / "mat.txt").string()});
+    BOOST_TEST(rm.exit_code == 1, rm.err);
+    BOOST_TEST(rm.err.find("DB:>NO>SUCH.TMAT") != std::string::npos, rm.err);
+    BOOST_TEST(!fs::exists(s.dir / "OUT_BAD.DGC"));
 }
 
 // Issue 29 item 3, the size rule and units on TotemTech (../shared/reference/real-clients-t3.md
@@ -366,6 +380,95 @@ BOOST_AUTO_TEST_CASE(centimetre_fbx_comes_out_the_right_size_and_100x_is_refused
     BOOST_TEST(r.err.find("100 times larger") != std::string::npos, r.err);
     const auto big = box_of(load(refused, s.ngc).mesh(sample::totem_body_mesh_name));
     BOOST_TEST(std::fabs(big[4] - 100.0f * before[4]) < 1e-3f * std::fabs(100.0f * before[4]) + 1e-3f);
+}
+
+// Issue 29 item 1: a source whose meshes and materials are named like nothing in the archive
+// (a fox: "fox0", "fox_material0") goes in through mesh and material maps, giving the same
+// archive as the names would; the result lists every pairing. Bad maps: one clear line.
+BOOST_AUTO_TEST_CASE(foreign_names_through_mesh_and_material_maps) {
+    SampleDir s;
+    const fs::path glb = s.dir / "hero.glb", fox = s.dir / "fox.glb", r1 = s.dir / "R1.DGC", r2 = s.dir / "R2.DGC";
+    run_ok({"totem", "export", s.dgc.string(), s.ngc.string(), sample::totem_skin_seed_name, glb.string()});
+    run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, glb.string(), r1.string()});
+    mod::scene::Scene sc = mod::scene::import_file(glb);
+    std::string mesh_map, material_map;
+    for (std::size_t k = 0; k < sc.meshes.size(); ++k) {
+        const std::string name = sc.meshes[k].name;
+        mesh_map += "fox" + std::to_string(k) + " = " + name.substr(0, name.find('/')) + "\n";
+        sc.meshes[k].name = "fox" + std::to_string(k);
+    }
+    for (std::size_t j = 0; j < sc.materials.size(); ++j) {
+        material_map += "fox_material" + std::to_string(j) + " = " + sc.materials[j] + "\n";
+        sc.materials[j] = "fox_material" + std::to_string(j);
+    }
+    mod::scene::export_file(sc, fox);
+    mod::write_file_atomic(s.dir / "meshes.txt", mesh_map);
+    mod::write_file_atomic(s.dir / "materials.txt", material_map);
+    // Without maps the names decide nothing.
+    auto r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, fox.string(), r2.string()});
+    BOOST_TEST_MESSAGE("without maps: exit " << r.exit_code << ": " << r.err);
+    if (sc.meshes.size() != 2) {  // more source meshes than MESHes: not by order
+        BOOST_TEST(r.exit_code == 2, r.err);
+        BOOST_TEST(r.err.find("--mesh-map") != std::string::npos, r.err);
+        BOOST_TEST(!fs::exists(r2));
+    }
+    // With both maps: the same archive as the original names give, every pairing printed.
+    fs::remove(r2);
+    r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, fox.string(), r2.string(), "--mesh-map",
+                 (s.dir / "meshes.txt").string(), "--material-map", (s.dir / "materials.txt").string()});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    BOOST_TEST((read(r2) == read(r1)));
+    for (std::size_t k = 0; k < sc.meshes.size(); ++k)
+        BOOST_TEST(r.out.find("source mesh 'fox" + std::to_string(k) + "' -> MESH ") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("(mesh map)") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("(material map, MESH ") != std::string::npos, r.out);
+    // A map naming a record that is not one of the character's MESHes: usage, named, nothing written.
+    mod::write_file_atomic(s.dir / "bad.txt", std::string_view("fox0 = DB:>NOPE.TMESH\n"));
+    const fs::path r3 = s.dir / "R3.DGC";
+    r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, fox.string(), r3.string(), "--mesh-map",
+                 (s.dir / "bad.txt").string()});
+    BOOST_TEST(r.exit_code == 1, r.err);
+    BOOST_TEST(r.err.find("'DB:>NOPE.TMESH', which is not one of the 2 MESHes") != std::string::npos, r.err);
+    BOOST_TEST(!fs::exists(r3));
+}
+
+// By order: two source meshes named after nothing onto the two MESHes of the HERO node, and a
+// source material named after nothing onto the MESH's own material (warnings say so).
+BOOST_AUTO_TEST_CASE(foreign_names_by_order) {
+    SampleDir s;
+    const fs::path glb = s.dir / "hero.glb", fox = s.dir / "fox.glb", r1 = s.dir / "R1.DGC", r2 = s.dir / "R2.DGC";
+    run_ok({"totem", "export", s.dgc.string(), s.ngc.string(), sample::totem_skin_seed_name, glb.string()});
+    mod::scene::Scene sc = mod::scene::import_file(glb);
+    // One source mesh per MESH, in the MESHes' order (body, head), one material each.
+    std::map<std::string, mod::scene::Mesh> by_target;
+    std::vector<std::string> order;
+    for (const auto& m : sc.meshes) {
+        const std::string t = m.name.substr(0, m.name.find('/'));
+        if (!by_target.count(t)) {
+            order.push_back(t);
+            by_target[t] = m;
+        }
+    }
+    BOOST_REQUIRE(order.size() == 2u);
+    mod::scene::Scene two = sc;
+    two.meshes.clear();
+    for (const auto& t : order) two.meshes.push_back(by_target[t]);
+    mod::scene::Scene named = two;
+    mod::scene::export_file(named, s.dir / "named.glb");
+    for (std::size_t k = 0; k < two.meshes.size(); ++k) two.meshes[k].name = "fox" + std::to_string(k);
+    for (auto& m : two.materials) m = "fox_" + m.substr(m.rfind('>') + 1);
+    mod::scene::export_file(two, fox);
+    run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, (s.dir / "named.glb").string(), r1.string()});
+    const auto r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, fox.string(), r2.string()});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    BOOST_TEST(r.err.find("went into the MESHes by order") != std::string::npos, r.err);
+    BOOST_TEST(r.out.find("source mesh 'fox0' -> MESH " + order[0] + " (order)") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("source mesh 'fox1' -> MESH " + order[1] + " (order)") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("(order, MESH ") != std::string::npos, r.out);
+    BOOST_TEST(r.err.find("taken by order of first use") != std::string::npos, r.err);
+    // The MESHes' own materials taken by order are the ones the names gave.
+    const Loaded a = load(r1, s.ngc), b = load(r2, s.ngc);
+    for (const auto& t : order) BOOST_TEST((a.mesh(t).materials == b.mesh(t).materials), t);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -134,6 +134,12 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
         options.bone_map = mod::scene::read_bone_map(vm["bone-map"].as<std::string>());
         inputs.emplace_back(vm["bone-map"].as<std::string>());
     }
+    for (const auto& [opt, map] : {std::pair<const char*, mod::scene::BoneMap*>{"mesh-map", &options.mesh_map},
+                                   std::pair<const char*, mod::scene::BoneMap*>{"material-map", &options.material_map}})
+        if (vm.count(opt)) {
+            *map = mod::scene::read_bone_map(vm[opt].as<std::string>());
+            inputs.emplace_back(vm[opt].as<std::string>());
+        }
     mod::scene::ImportOptions import;
     import.scale = vm["scale"].as<float>();
     import.axes = mod::scene::parse_axis_map(vm["axis"].as<std::string>());
@@ -163,7 +169,9 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
         Json j;
         j.begin_object().field("output", out.string()).field("names_output", names_out.string())
             .field("source", source_path.string()).field("target", names.display(archive.records[*target].name_id))
-            .field("skinned", report.skinned).key("meshes").begin_array();
+            .field("skinned", report.skinned).key("pairings").begin_array();
+        for (const auto& p : report.pairings) j.value(p);
+        j.end_array().key("meshes").begin_array();
         for (const auto& m : report.meshes) {
             j.begin_object().field("mesh", m.name).field("positions", std::uint64_t(m.positions))
                 .field("texcoords", std::uint64_t(m.texcoords)).field("normals", std::uint64_t(m.normals))
@@ -195,6 +203,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
             .field("records_unchanged", std::uint64_t(packed_report.unchanged)).end_object();
         return 0;
     }
+    for (const auto& p : report.pairings) std::printf("%s\n", p.c_str());
     for (const auto& m : report.meshes) {
         std::printf("MESH %s: %zu positions, %zu UVs, %zu normals, %zu triangles in %zu strips (%zu entries) from",
                     m.name.c_str(), m.positions, m.texcoords, m.normals, m.triangles, m.build.strips, m.build.strip_entries);
@@ -220,7 +229,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
 }
 
 const Registrar totem_replace_group({"totem", "", {
-    {"replace", "DATA NAMES NODE|LOD|SKIN|MESH SOURCE OUT [--names-out N] [--bone-map FILE] [--units metres|file] [--scale S] [--axis A] [--allow-scale-change]",
+    {"replace", "DATA NAMES NODE|LOD|SKIN|MESH SOURCE OUT [--names-out N] [--bone-map FILE] [--mesh-map FILE] [--material-map FILE] [--units metres|file] [--scale S] [--axis A] [--allow-scale-change]",
      "replace a character's MESH records from FBX/glTF (strips, bounds, materials by name) and rebuild the SKINs "
      "that move them from the source's bone weights",
      [](auto& o, auto& p) {
@@ -232,6 +241,8 @@ const Registrar totem_replace_group({"totem", "", {
                         ("out", po::value<std::string>(), "output archive")
                         ("names-out", po::value<std::string>(), "also write the name table here")
                         ("bone-map", po::value<std::string>(), "text file of 'source bone = vertex group' lines")
+                        ("mesh-map", po::value<std::string>(), "text file of 'source mesh = MESH record' lines")
+                        ("material-map", po::value<std::string>(), "text file of 'source material = MATERIAL record' lines")
                         ("units", po::value<std::string>()->default_value("metres"),
                          "metres (convert the unit the model file declares: FBX centimetres become metres) or file "
                          "(keep its numbers)")

@@ -341,6 +341,13 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     const std::size_t index = locate(env, "character", a, names);
     ReplaceOptions options;
     options.allow_scale_change = env.flag("allow_scale_change", false);
+    // "meshes" / "materials": {"source name": "record", …} (the schema checks the shape).
+    for (const auto& [field, map] : {std::pair<const char*, scene::BoneMap*>{"meshes", &options.mesh_map},
+                                     std::pair<const char*, scene::BoneMap*>{"materials", &options.material_map}})
+        if (env.has(field))
+            for (auto it = env.params[field].MemberBegin(); it != env.params[field].MemberEnd(); ++it)
+                map->pairs.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()),
+                                        std::string(it->value.GetString(), it->value.GetStringLength()));
     if (env.has("bone_map")) {
         const Bytes text = env.read("bone_map");
         try {
@@ -365,6 +372,9 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     } catch (const Error& e) {
         if (e.kind() == ErrorKind::limit && e.message().starts_with("the new mesh is"))
             env.fail("source", e.message(), e.kind());  // the size rule (scene/scale_check.hpp)
+        if (e.kind() == ErrorKind::usage && e.message().starts_with("the mesh map")) env.fail("meshes", e.message(), e.kind());
+        if (e.kind() == ErrorKind::usage && e.message().starts_with("the material map"))
+            env.fail("materials", e.message(), e.kind());
         throw;
     }
     RepackReport packed_report;
@@ -372,6 +382,9 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     Bytes encoded = repack_checked(dgc, a, std::move(items), &packed_report, &packed);
 
     r.set("character", label_of(names, a.records[index].name_id)).set("source", env.text("source")).set("skinned", rep.skinned);
+    rapidjson::Value pairings(rapidjson::kArrayType);
+    for (const auto& p : rep.pairings) pairings.PushBack(r.str(p), r.a);
+    r.set("pairings", std::move(pairings));
     rapidjson::Value meshes(rapidjson::kArrayType), skins(rapidjson::kArrayType), kept(rapidjson::kArrayType);
     for (const auto& m : rep.meshes) {
         rapidjson::Value o(rapidjson::kObjectType), notes(rapidjson::kArrayType);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace mod::totem {
@@ -142,6 +143,69 @@ std::vector<Vec3> skin_positions(const Skin& s, const std::map<std::int32_t, con
     return out;
 }
 
+bool material_record(const Archive& a, std::int32_t id) {
+    const auto rec = find_record(a, id);
+    return rec && (a.records[*rec].type_id == type_of("MATERIAL") || a.records[*rec].type_id == type_of("MATERIALANIM"));
+}
+
+// The material each source material name of `sources` takes in MESH `old` (label): the
+// material map, then the same name (one of the MESH's materials or any material record), then
+// by order of first use onto the MESH's own list. Adds a pairing line per decision.
+std::map<std::string, std::int32_t> pair_materials(const Archive& a, const NameTable& names, const Mesh& old,
+                                                   const std::string& label, const scene::Scene& source,
+                                                   const std::vector<std::size_t>& sources, const ReplaceOptions& options,
+                                                   ReplaceReport& report) {
+    std::map<std::string, std::int32_t> out;
+    std::vector<std::string> unmatched;
+    const auto listed = [&](std::int32_t id) { return std::find(old.materials.begin(), old.materials.end(), id) != old.materials.end(); };
+    const auto pair = [&](const std::string& from, std::int32_t id, const char* how) {
+        out.emplace(from, id);
+        report.pairings.push_back("source material '" + from + "' -> " + names.display(id) + " (" + how + ", MESH " + label + ")");
+    };
+    for (auto s : sources) {
+        const scene::Mesh& sm = source.meshes[s];
+        const std::string material = sm.material < source.materials.size() ? source.materials[sm.material] : std::string();
+        if (out.count(material) || std::find(unmatched.begin(), unmatched.end(), material) != unmatched.end()) continue;
+        if (const std::string* to = options.material_map.target_for(material)) {
+            const std::int32_t id = id_from_text(names, *to);
+            if (!listed(id) && !material_record(a, id))
+                throw Error(ErrorKind::usage, "the material map sends '" + material + "' to '" + *to +
+                                                  "', which is neither one of MESH " + label +
+                                                  "'s materials nor a MATERIAL/MATERIALANIM record of the archive");
+            pair(material, id, "material map");
+            continue;
+        }
+        const std::int32_t id = id_from_text(names, material);
+        if (listed(id) || material_record(a, id)) pair(material, id, "name");
+        else unmatched.push_back(material);
+    }
+    // By order of first use onto the MESH's own materials not already taken.
+    std::vector<std::int32_t> free;
+    for (auto id : old.materials) {
+        bool taken = false;
+        for (const auto& [_, used] : out) taken = taken || used == id;
+        if (!taken && std::find(free.begin(), free.end(), id) == free.end()) free.push_back(id);
+    }
+    if (unmatched.size() > free.size()) {
+        std::string choices, list;
+        for (auto id : old.materials) choices += (choices.empty() ? "" : ", ") + names.display(id);
+        for (const auto& u : unmatched) list += (list.empty() ? "'" : ", '") + u + "'";
+        throw Error(ErrorKind::format, std::to_string(unmatched.size()) + " source material(s) (" + list +
+                                           ") match no MATERIAL record and MESH " + label + " has " +
+                                           std::to_string(free.size()) + " material(s) left to take them by order (" +
+                                           (choices.empty() ? "none" : choices) +
+                                           "): map them with a material map ('source = MATERIAL' lines: --material-map, "
+                                           "\"materials\") or name them after the game's",
+                    source.source);
+    }
+    for (std::size_t k = 0; k < unmatched.size(); ++k) pair(unmatched[k], free[k], "order");
+    if (!unmatched.empty())
+        report.warnings.push_back(std::to_string(unmatched.size()) + " source material(s) of MESH " + label +
+                                  " match no MATERIAL record: taken by order of first use onto the MESH's materials "
+                                  "(check the pairings; a material map decides them: --material-map, \"materials\")");
+    return out;
+}
+
 }  // namespace
 
 std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, const NameTable& names, std::size_t target,
@@ -152,31 +216,70 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
     if (meshes.empty())
         throw Error(ErrorKind::usage, "record " + target_name + " leads to no MESH (NODE → LOD → SKIN → MESH)");
 
-    // 1. Which source meshes go where.
+    // 1. Which source meshes go where (map, only MESH, name, order).
     std::map<std::size_t, std::vector<std::size_t>> assigned;  // MESH record -> source mesh indices
     std::vector<std::string> unassigned;
+    std::vector<std::string> how(source.meshes.size());
+    std::vector<std::optional<std::size_t>> into(source.meshes.size());
+    const auto mesh_list = [&] {
+        std::string targets;
+        for (auto m : meshes) targets += (targets.empty() ? "" : ", ") + names.display(a.records[m].name_id);
+        return targets;
+    };
+    for (const auto& [from, to] : options.mesh_map.pairs) {
+        const auto rec = find_record_by_text(a, names, to);
+        if (!rec || std::find(meshes.begin(), meshes.end(), *rec) == meshes.end())
+            throw Error(ErrorKind::usage, "the mesh map sends '" + from + "' to '" + to + "', which is not one of the " +
+                                              std::to_string(meshes.size()) + " MESHes of " + target_name + ": " + mesh_list());
+        bool exists = false;
+        for (const auto& sm : source.meshes) exists = exists || sm.name == from;
+        if (!exists) report.warnings.push_back("the mesh map names source mesh '" + from + "', which the source does not have");
+    }
+    bool any_named = false;
     for (std::size_t s = 0; s < source.meshes.size(); ++s) {
-        if (meshes.size() == 1) {
-            assigned[meshes[0]].push_back(s);
+        if (const std::string* to = options.mesh_map.target_for(source.meshes[s].name)) {
+            into[s] = *find_record_by_text(a, names, *to);
+            how[s] = "mesh map";
+        } else if (meshes.size() == 1) {
+            into[s] = meshes[0];
+            how[s] = "only MESH";
+        } else {
+            for (auto m : meshes)
+                if (named_after(source.meshes[s].name, names.display(a.records[m].name_id))) {
+                    into[s] = m;
+                    how[s] = "name";
+                    any_named = true;
+                    break;
+                }
+        }
+    }
+    const bool none_decided = std::none_of(into.begin(), into.end(), [](const auto& x) { return x.has_value(); });
+    if (none_decided && !any_named && source.meshes.size() == meshes.size() && meshes.size() > 1) {
+        for (std::size_t s = 0; s < source.meshes.size(); ++s) {
+            into[s] = meshes[s];
+            how[s] = "order";
+        }
+        report.warnings.push_back("no source mesh is named after a MESH: the " + std::to_string(meshes.size()) +
+                                  " source meshes went into the MESHes by order (check the pairings; a mesh map "
+                                  "decides them: --mesh-map, \"meshes\")");
+    }
+    for (std::size_t s = 0; s < source.meshes.size(); ++s) {
+        if (!into[s]) {
+            unassigned.push_back(source.meshes[s].name);
             continue;
         }
-        bool found = false;
-        for (auto m : meshes)
-            if (named_after(source.meshes[s].name, names.display(a.records[m].name_id))) {
-                assigned[m].push_back(s);
-                found = true;
-                break;
-            }
-        if (!found) unassigned.push_back(source.meshes[s].name);
+        assigned[*into[s]].push_back(s);
+        report.pairings.push_back("source mesh '" + source.meshes[s].name + "' -> MESH " +
+                                  names.display(a.records[*into[s]].name_id) + " (" + how[s] + ")");
     }
     if (!unassigned.empty()) {
-        std::string list, targets;
+        std::string list;
         for (const auto& u : unassigned) list += (list.empty() ? "'" : ", '") + u + "'";
-        for (auto m : meshes) targets += (targets.empty() ? "" : ", ") + names.display(a.records[m].name_id);
         throw Error(ErrorKind::format, std::to_string(unassigned.size()) + " source mesh(es) named after none of the " +
                                            std::to_string(meshes.size()) + " MESHes of " + target_name + ": " + list +
-                                           "; name each source mesh like its MESH (or 'MESH/anything'), as `totem "
-                                           "export` does: " + targets,
+                                           "; map them with a mesh map ('source = MESH' lines: --mesh-map, \"meshes\"), "
+                                           "or name each source mesh like its MESH (or 'MESH/anything'), as `totem "
+                                           "export` does: " + mesh_list(),
                     source.source);
     }
     for (auto m : meshes)
@@ -224,27 +327,15 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
         rm.record = m;
         rm.name = label;
         std::vector<MeshSourcePart> parts;
+        const std::map<std::string, std::int32_t> material_of = pair_materials(a, names, old, label, source, sources, options,
+                                                                               report);
         for (auto s : sources) {
             const scene::Mesh& sm = source.meshes[s];
             rm.source_meshes.push_back(sm.name);
             MeshSourcePart p;
             p.name = sm.name;
             const std::string material = sm.material < source.materials.size() ? source.materials[sm.material] : std::string();
-            p.material = id_from_text(names, material);
-            const bool listed = std::find(old.materials.begin(), old.materials.end(), p.material) != old.materials.end();
-            const auto rec = find_record(a, p.material);
-            const bool record_ok = rec && (a.records[*rec].type_id == type_of("MATERIAL") ||
-                                           a.records[*rec].type_id == type_of("MATERIALANIM"));
-            if (!listed && !record_ok) {
-                std::string choices;
-                for (auto id : old.materials) choices += (choices.empty() ? "" : ", ") + names.display(id);
-                throw Error(ErrorKind::format, "source mesh '" + sm.name + "' uses material '" + material +
-                                                   "', which is neither one of MESH " + label + "'s materials (" +
-                                                   (choices.empty() ? "none" : choices) +
-                                                   ") nor a MATERIAL/MATERIALANIM record of the archive: name the "
-                                                   "source's materials after the game's",
-                            source.source);
-            }
+            p.material = material_of.at(material);
             p.positions = sm.positions;
             p.normals = sm.normals;
             p.uvs = sm.uv0;

@@ -4,9 +4,14 @@
 // Spec: doc/formats/totem-mesh.md ("Replacing a character's meshes").
 //
 // The target may be a NODE, LOD, SKIN or MESH: the MESHes are found by following NODE →
-// resource → LOD → SKIN → MESH (character_meshes). With one target MESH every source mesh goes
-// into it; with several, a source mesh goes to the MESH it is named after (exactly, or
-// "NAME/…", as `totem export` names them) and a source mesh named after none is an error.
+// resource → LOD → SKIN → MESH (character_meshes). A source mesh goes to the MESH the mesh map
+// names for it; else with one target MESH every source mesh goes into it; else to the MESH it
+// is named after (exactly, or "NAME/…", as `totem export` names them); when no source mesh is
+// named after any MESH and there are as many source meshes as MESHes, by order (the k-th
+// source mesh into the k-th MESH, with a warning); otherwise a source mesh named after none is
+// an error listing the MESHes. Materials likewise: the material map, then the same name, then
+// by order of first use onto the MESH's own material list (more distinct unmatched source
+// materials than the MESH lists is an error). ReplaceReport::pairings lists every decision.
 // A target MESH no source mesh is named after is kept unchanged (reported).
 // Every SKIN of the archive that lists a replaced MESH is rebuilt for it (rebuild_skin); the
 // source's bones are mapped onto the SKINs' vertex groups as `shred replace` maps bones
@@ -46,6 +51,13 @@ Skin rebuild_skin(const Skin& skin, std::int32_t mesh_id, const BuiltMesh& built
 
 struct ReplaceOptions {
     scene::BoneMap bone_map;
+    // Source mesh name -> target MESH (name, 0xHASH or #index) and source material name ->
+    // MATERIAL/MATERIALANIM record (name or 0xHASH), `source = target` lines as for bone maps
+    // (parse_bone_map; `strip PREFIX` rules apply too). A map entry whose target is not one of
+    // the character's MESHes (or not a material record) is a usage error naming it; an entry
+    // whose source does not exist is a warning.
+    scene::BoneMap mesh_map;
+    scene::BoneMap material_map;
     // The size rule (scene/scale_check.hpp): new MESHes whose box diagonal differs from the
     // replaced ones' by more than 10x are refused (limit) unless this is set (then a warning).
     bool allow_scale_change = false;
@@ -67,6 +79,10 @@ struct ReplacedSkin {
 };
 
 struct ReplaceReport {
+    // Every pairing and what decided it, one line each: "source mesh 'fox1' -> MESH
+    // DB:>…HERO_BODY.TMESH (mesh map)" / "(name)" / "(only MESH)" / "(order)"; "source material
+    // 'fox_material' -> DB:>…CLOTH.TMAT (material map)" / "(name)" / "(order)".
+    std::vector<std::string> pairings;
     std::vector<ReplacedMesh> meshes;
     std::vector<ReplacedSkin> skins;
     std::vector<std::string> kept_meshes;  // target MESHes no source mesh is named after
