@@ -471,4 +471,38 @@ BOOST_AUTO_TEST_CASE(foreign_names_by_order) {
     for (const auto& t : order) BOOST_TEST((a.mesh(t).materials == b.mesh(t).materials), t);
 }
 
+// Issue 29 item 5 (../shared/reference/real-clients-t3.md §3.1): CRATE's own unedited export was
+// refused ("CRATE_LID.TSKIN: weights name vertex group(s) the SKIN has no section for"). Two
+// SKINs list CRATE.TMESH: the export's weights belong to CRATE.TSKIN's groups, and
+// CRATE_LID.TSKIN's CRATE_HINGE (not in the export) keeps its weights on the same positions.
+BOOST_AUTO_TEST_CASE(crate_replaced_from_its_own_export) {
+    SampleDir s;
+    const std::string crate_node = "DB:>SAMPLE>PROPS>CRATE.TNODE", lid_skin = "DB:>SAMPLE>PROPS>CRATE_LID.TSKIN";
+    const fs::path glb = s.dir / "crate.glb", out = s.dir / "CRATE.DGC";
+    run_ok({"totem", "export", s.dgc.string(), s.ngc.string(), sample::totem_skin_plain_name, glb.string()});
+    const auto r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), crate_node, glb.string(), out.string()});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    BOOST_TEST(r.out.find("group CRATE_HINGE has no weight in the source: 7 old vertex weight(s) kept") != std::string::npos,
+               r.out);
+    BOOST_TEST(r.out.find("group CRATE_ROOT is stored by another SKIN listing the MESH") != std::string::npos, r.out);
+    const Loaded a = load(s.dgc, s.ngc), b = load(out, s.ngc);
+    BOOST_TEST(mismatches(b) == mismatches(a));
+    // Every SKIN's weights, by position value, are what they were: within the export's 1/255
+    // weight bytes for CRATE.TSKIN (glTF WEIGHTS_0 from the processed weights), exactly for the
+    // carried CRATE_HINGE of CRATE_LID.TSKIN.
+    const std::int32_t crate = name_id(sample::totem_crate_mesh_name);
+    for (const std::string skin : {std::string(sample::totem_skin_plain_name), lid_skin}) {
+        const float tolerance = skin == lid_skin ? 0.0f : 0.5f / 255.0f + 1e-6f;
+        const auto before = weights_by_position(a.skin(skin), crate, a.mesh(sample::totem_crate_mesh_name));
+        const auto after = weights_by_position(b.skin(skin), crate, b.mesh(sample::totem_crate_mesh_name));
+        BOOST_TEST(before.size() == after.size(), skin);
+        for (const auto& [pos, groups] : before) {
+            const auto it = after.find(pos);
+            BOOST_TEST_REQUIRE((it != after.end()), skin);
+            for (const auto& [g, w] : groups)
+                BOOST_TEST(std::fabs(it->second.at(g) - w) <= tolerance, skin << " " << w << " -> " << it->second.at(g));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,13 +2,13 @@
 #include "libmod/totem/replace.hpp"
 
 #include "libmod/scene/scale_check.hpp"
-
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/node.hpp"
 #include "libmod/totem/texture_scene.hpp"
 #include "libmod/totem/verify.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -17,8 +17,45 @@
 namespace mod::totem {
 
 
+namespace {
+
+using Bits3 = std::array<std::uint32_t, 3>;
+Bits3 bits_of(const Vec3& v) { return {v[0].bits, v[1].bits, v[2].bits}; }
+
+// The old weights of `group` on the MESH (subsections at `targets`) moved to the new ids whose
+// value has the same bits as the old id's; returns the new list (by new id) and counts the old
+// entries that found no such id in `lost`.
+std::vector<SkinWeight> carry_by_bits(const Skin& skin, std::int32_t group, const std::vector<std::uint16_t>& targets,
+                                      const std::vector<Vec3>& old_values, const std::vector<Vec3>& new_values,
+                                      bool normals, std::size_t& carried, std::size_t& lost) {
+    std::multimap<Bits3, std::uint32_t> at;
+    for (std::size_t i = 0; i < new_values.size(); ++i) at.emplace(bits_of(new_values[i]), static_cast<std::uint32_t>(i));
+    std::map<std::uint32_t, F32> out;
+    for (const auto& sec : skin.sections) {
+        if (sec.group_id != group) continue;
+        for (const auto& sub : sec.subsections) {
+            if (std::find(targets.begin(), targets.end(), sub.mesh_index) == targets.end()) continue;
+            for (const auto& e : normals ? sub.normals : sub.vertices) {
+                if (e.id >= old_values.size()) {
+                    ++lost;
+                    continue;
+                }
+                const auto [from, to] = at.equal_range(bits_of(old_values[e.id]));
+                if (from == to) ++lost;
+                else ++carried;
+                for (auto it = from; it != to; ++it) out.emplace(it->second, e.weight);
+            }
+        }
+    }
+    std::vector<SkinWeight> list;
+    for (const auto& [id, w] : out) list.push_back({id, w});
+    return list;
+}
+
+}  // namespace
+
 Skin rebuild_skin(const Skin& skin, std::int32_t mesh_id, const BuiltMesh& built, const NameTable& names,
-                  SkinRebuildReport* report_out) {
+                  SkinRebuildReport* report_out, const SkinRebuildContext& context) {
     SkinRebuildReport report;
     std::vector<std::uint16_t> targets;
     for (std::size_t i = 0; i < skin.mesh_ids.size() && i <= 0xFFFF; ++i)
@@ -37,8 +74,41 @@ Skin rebuild_skin(const Skin& skin, std::int32_t mesh_id, const BuiltMesh& built
     std::map<std::int32_t, std::size_t> storing;
     for (std::size_t i = 0; i < skin.sections.size(); ++i) storing.emplace(skin.sections[i].group_id, i);
     std::string unknown;
-    for (const auto& [g, _] : verts)
-        if (!storing.count(g)) unknown += (unknown.empty() ? "" : ", ") + names.display(g);
+    for (auto it = verts.begin(); it != verts.end();) {
+        const std::int32_t g = it->first;
+        if (storing.count(g)) {
+            ++it;
+            continue;
+        }
+        const auto& other = context.groups_elsewhere;
+        if (std::find(other.begin(), other.end(), g) == other.end()) {
+            unknown += (unknown.empty() ? "" : ", ") + names.display(g);
+            ++it;
+            continue;
+        }
+        report.notes.push_back("group " + names.display(g) + " is stored by another SKIN listing the MESH: its weights "
+                               "are left to it");
+        norms.erase(g);
+        it = verts.erase(it);
+    }
+    // Groups of this SKIN the source carries no weight for: their old weights where the new MESH
+    // has the same position (normal) bits.
+    if (context.old_mesh && unknown.empty())
+        for (const auto& sec : skin.sections) {
+            if (verts.count(sec.group_id) || norms.count(sec.group_id) || storing.at(sec.group_id) != std::size_t(&sec - skin.sections.data()))
+                continue;
+            std::size_t carried = 0, lost = 0, ncarried = 0, nlost = 0;
+            auto v = carry_by_bits(skin, sec.group_id, targets, context.old_mesh->positions, built.mesh.positions, false,
+                                   carried, lost);
+            auto n = carry_by_bits(skin, sec.group_id, targets, context.old_mesh->normals, built.mesh.normals, true,
+                                   ncarried, nlost);
+            if (!carried && !lost && !ncarried && !nlost) continue;
+            if (!v.empty()) verts[sec.group_id] = std::move(v);
+            if (!n.empty()) norms[sec.group_id] = std::move(n);
+            report.notes.push_back("group " + names.display(sec.group_id) + " has no weight in the source: " +
+                                   std::to_string(carried) + " old vertex weight(s) kept on positions at the same place" +
+                                   (lost ? ", " + std::to_string(lost) + " lost (no new position there)" : std::string()));
+        }
     if (!unknown.empty())
         throw Error(ErrorKind::format, "weights name vertex group(s) the SKIN has no section for: " + unknown +
                                            " (a SKIN's sections cannot be added: their count is tied to the unknown entries)");
@@ -436,7 +506,14 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
             if (b == built_by_id.end() || !done.insert(id).second) continue;
             SkinRebuildReport r;
             try {
-                out = rebuild_skin(out, id, b->second, names, &r);
+                SkinRebuildContext context;
+                context.old_mesh = &old_by_id.at(id);
+                for (const auto& [other_index, other] : skins) {
+                    if (other_index == index) continue;
+                    if (std::find(other.mesh_ids.begin(), other.mesh_ids.end(), id) == other.mesh_ids.end()) continue;
+                    for (const auto& sec : other.sections) context.groups_elsewhere.push_back(sec.group_id);
+                }
+                out = rebuild_skin(out, id, b->second, names, &r, context);
             } catch (Error& e) {
                 e.prefix_path("skin[" + rs.name + "]");
                 throw;

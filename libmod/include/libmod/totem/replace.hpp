@@ -46,8 +46,19 @@ struct SkinRebuildReport {
 // totem-unknown-entries/1) and a 0 appended for an added subsection. Throws usage when the SKIN
 // does not list the MESH at an index a subsection can name, format when a weight names a group
 // the SKIN has no section for, or the result breaks a check_skin invariant the input kept.
+//
+// With `context` (what replace_meshes passes): weights on a group the SKIN has no section for
+// but another SKIN listing the MESH stores are left to that SKIN (a note), not an error; and a
+// section whose group the source carries no weight for keeps its old weights where the new
+// MESH has a position (normal) with the same bits as an old one the group moved — an unedited
+// round trip of an export that left the group out (CRATE_LID.TSKIN's CRATE_HINGE) stays
+// exact; a note counts what was carried and what was lost.
+struct SkinRebuildContext {
+    const Mesh* old_mesh = nullptr;                 // the replaced MESH as it was
+    std::vector<std::int32_t> groups_elsewhere;     // groups other SKINs listing the MESH store
+};
 Skin rebuild_skin(const Skin& skin, std::int32_t mesh_id, const BuiltMesh& built, const NameTable& names,
-                  SkinRebuildReport* report = nullptr);
+                  SkinRebuildReport* report = nullptr, const SkinRebuildContext& context = {});
 
 struct ReplaceOptions {
     scene::BoneMap bone_map;
