@@ -68,6 +68,8 @@ const Table& table() {
         {"stadium texture", {"modkit stadium textures " + rom + " 0 tex",
                              "modkit stadium texture replace " + rom + " 0 new.z64 --texture 0 --png tex/tex000.png"}},
         {"stadium export", {"modkit stadium export " + rom + " 0 model0.glb"}},
+        {"stadium bones", {"modkit stadium export " + rom + " 1 body.glb",
+                           "modkit stadium bones body.glb --target " + rom + " 1 --out bones.txt"}},
         {"stadium replace", {"modkit stadium export " + rom + " 1 body.glb && modkit stadium replace " + rom +
                                  " 1 body.glb new.z64 --dry-run",
                              "modkit stadium replace " + rom + " 1 body.glb new.z64 && modkit stadium preview new.z64 1 "
@@ -99,6 +101,8 @@ const Table& table() {
         {"totem verify", {"modkit totem verify " + dgc}},
         {"totem export", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb"}},
         {"totem preview", {"modkit totem preview " + dgc + " " + ngc + " " + hero + " hero-skin.png"}},
+        {"totem bones", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb",
+                         "modkit totem bones hero.glb --target " + dgc + " " + ngc + " " + hero + " --out groups.txt"}},
         {"totem replace", {"modkit totem export " + dgc + " " + ngc + " " + hero + " hero.glb",
                            "modkit totem replace " + dgc + " " + ngc + " 'DB:>SAMPLE>CHARACTERS>HERO>HERO.TNODE' hero.glb "
                            "REPLACED.DGC --names-out REPLACED.NGC"}},

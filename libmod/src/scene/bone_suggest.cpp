@@ -89,7 +89,7 @@ BoneMapTemplate suggest_bone_map(const std::vector<BoneUsage>& source, const std
     }
 
     std::string& x = t.text;
-    x += "# bone map template written by modkit shred bones: source = target, one per line.\n";
+    x += "# bone map template written by modkit (shred, totem or stadium bones): source = target, one per line.\n";
     x += "# Check every line; '# ... = ?' lines had no (or more than one) matching target.\n";
     for (const auto& p : t.strip_prefixes) x += "strip " + p + "\n";
     std::map<std::string, const BoneUsage*> usage;

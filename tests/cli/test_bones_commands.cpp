@@ -1,0 +1,82 @@
+// Issue 29 item 4: `totem bones` and `stadium bones` write the bone-map template `shred bones`
+// writes, against a character's vertex groups and a model's bones; a source whose bones carry a
+// rig prefix ("mixamorig:") replaces through it.
+#include "test_support.hpp"
+
+#include "libmod/core/file.hpp"
+#include "libmod/scene/export.hpp"
+#include "libmod/scene/import.hpp"
+
+namespace fs = std::filesystem;
+using modtest::run_cli;
+
+namespace {
+
+// `from` re-exported with every bone renamed "mixamorig:" + name.
+void prefixed_copy(const fs::path& from, const fs::path& to) {
+    mod::scene::Scene s = mod::scene::import_file(from);
+    for (auto& b : s.skeleton.bones) b.name = "mixamorig:" + b.name;
+    mod::scene::export_file(s, to);
+}
+
+std::string file_text(const fs::path& p) {
+    const mod::Bytes b = mod::read_file(p);
+    return std::string(b.begin(), b.end());
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(bones_commands)
+
+BOOST_AUTO_TEST_CASE(totem_bones_lists_the_groups_and_its_template_replaces) {
+    modtest::TempDir dir;
+    auto r = run_cli({"sample", (dir / "game").string(), "--game", "totem", "--quiet"});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const std::string dgc = (dir / "game/totem/SAMPLE.DGC").string(), ngc = (dir / "game/totem/SAMPLE.NGC").string();
+    const std::string crate = "DB:>SAMPLE>PROPS>CRATE.TNODE";
+    r = run_cli({"totem", "export", dgc, ngc, "DB:>SAMPLE>PROPS>CRATE.TSKIN", (dir / "crate.glb").string()});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    prefixed_copy(dir / "crate.glb", dir / "rig.glb");
+    // Without the template the prefixed bones match no group.
+    r = run_cli({"totem", "replace", dgc, ngc, crate, (dir / "rig.glb").string(), (dir / "X.DGC").string()});
+    BOOST_TEST(r.exit_code == 2, r.err);
+    BOOST_TEST(r.err.find("mixamorig:CRATE_ROOT") != std::string::npos, r.err);
+    r = run_cli({"totem", "bones", (dir / "rig.glb").string(), "--target", dgc, ngc, crate, "--out", (dir / "map.txt").string()});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    // Every group of both SKINs that move CRATE.TMESH is listed, the lid's hinge too.
+    BOOST_TEST(r.out.find("(3): CRATE_ROOT CRATE_LID CRATE_HINGE") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("mixamorig:CRATE_ROOT") != std::string::npos, r.out);
+    const std::string map = file_text(dir / "map.txt");
+    BOOST_TEST(map.find("strip mixamorig:") != std::string::npos, map);
+    r = run_cli({"totem", "replace", dgc, ngc, crate, (dir / "rig.glb").string(), (dir / "X.DGC").string(), "--bone-map",
+                 (dir / "map.txt").string()});
+    BOOST_TEST(r.exit_code == 0, r.err);
+    // --out without --target has nothing to map onto: usage.
+    r = run_cli({"totem", "bones", (dir / "rig.glb").string(), "--out", (dir / "m2.txt").string()});
+    BOOST_TEST(r.exit_code == 1, r.err);
+    BOOST_TEST(!fs::exists(dir / "m2.txt"));
+}
+
+BOOST_AUTO_TEST_CASE(stadium_bones_lists_the_model_bones_and_its_template_replaces) {
+    modtest::TempDir dir;
+    auto r = run_cli({"sample", (dir / "game").string(), "--game", "stadium", "--quiet"});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const std::string rom = (dir / "game/stadium/pokemon_stadium_sample.z64").string();
+    r = run_cli({"stadium", "export", rom, "1", (dir / "body.glb").string()});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    prefixed_copy(dir / "body.glb", dir / "rig.glb");
+    r = run_cli({"stadium", "bones", (dir / "rig.glb").string(), "--target", rom, "1", "--out", (dir / "map.txt").string(),
+                 "--json"});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    BOOST_TEST(r.out.find("\"target\": \"bone0_id0\"") != std::string::npos, r.out);
+    BOOST_TEST(file_text(dir / "map.txt").find("strip mixamorig:") != std::string::npos);
+    r = run_cli({"stadium", "replace", rom, "1", (dir / "rig.glb").string(), (dir / "new.z64").string(), "--bone-map",
+                 (dir / "map.txt").string(), "--dry-run"});
+    BOOST_TEST(r.exit_code == 0, r.err);
+    // A model number past the archive: usage, naming it.
+    r = run_cli({"stadium", "bones", (dir / "rig.glb").string(), "--target", rom, "99"});
+    BOOST_TEST(r.exit_code == 1, r.err);
+    BOOST_TEST(r.err.find("no entry 99") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
