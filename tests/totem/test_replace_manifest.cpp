@@ -43,6 +43,16 @@ BOOST_AUTO_TEST_CASE(manifest_and_cli_give_the_same_archive) {
     const auto report = read(dir / "out/report/report.json");
     const std::string text(report.begin(), report.end());
     BOOST_TEST(text.find("\"subsections_rewritten\"") != std::string::npos);
+    // The report page draws it in TotemTech's terms (issue 29: it drew "mesh 0 of quartet"),
+    // before and after, with vertex counts known.
+    const auto page = read(dir / "out/report/report.html");
+    const std::string html(page.begin(), page.end());
+    std::string escaped = node;  // the page escapes '>'
+    for (std::size_t at = 0; (at = escaped.find('>', at)) != std::string::npos; at += 4) escaped.replace(at, 1, "&gt;");
+    BOOST_TEST(html.find("character " + escaped + " (SKIN ") != std::string::npos);
+    BOOST_TEST(html.find("of quartet") == std::string::npos);
+    BOOST_TEST(html.find("RIDE") == std::string::npos);
+    BOOST_TEST(html.find("unknown</td>") == std::string::npos);
 
     // Without "character" a totemtech mesh.replace is refused by the checks, naming the field.
     write_text(dir / "bad.json", manifest(R"({"op": "mesh.replace", "quartet": "skater01", "mesh": 0, "source": "hero.glb"})"));

@@ -82,6 +82,27 @@ SceneOf totem_scene(const std::string& skin_label) {
     };
 }
 
+// The replaced MESHes of a rigid TotemTech character (no SKIN moves them): a scene of MESHes
+// alone (skin_to_scene of a SKIN with no sections listing them).
+SceneOf totem_meshes_scene(const std::vector<std::string>& mesh_labels) {
+    return [mesh_labels](const Bytes& bytes, const std::string& path) {
+        const auto order = totem::detect_byte_order(bytes, totem::platform_from_path(path));
+        const ByteReader dgc(bytes, order.endian, path, "dgc");
+        const totem::Archive a = totem::decode_archive(dgc);
+        const totem::NameTable names;
+        totem::Skin none;
+        std::vector<std::pair<std::int32_t, totem::Mesh>> meshes;
+        for (const auto& label : mesh_labels) {
+            const auto m = totem::find_record_by_text(a, names, label);
+            if (!m || totem::record_kind(a.records[*m]) != totem::RecordKind::mesh)
+                throw Error(ErrorKind::format, "no MESH " + label + " in " + path);
+            none.mesh_ids.push_back(a.records[*m].name_id);
+            meshes.emplace_back(a.records[*m].name_id, totem::decode_mesh(totem::payload_reader(dgc, a, *m)));
+        }
+        return totem::skin_to_scene(none, meshes, names);
+    };
+}
+
 struct Counts {
     std::uint64_t vertices = 0, triangles = 0;
     std::vector<std::uint64_t> by_influence;  // [k] = vertices with k + 1 influences (0 influences not counted)
@@ -279,7 +300,24 @@ void model_section(Section& s, const Json& edit) {
     std::string what;
     // pokemon-stadium's mesh.replace names a "model" (and no quartet): drawn as the other Stadium edits.
     const bool stadium_mesh = op == "mesh.replace" && !member(*result, "quartet") && u64_of(*result, "model");
-    if (op == "mesh.replace" && !stadium_mesh) {
+    // totemtech's names a "character" (issue 29: it used to be drawn as a SHRED quartet's mesh).
+    const bool totem_mesh = op == "mesh.replace" && member(*result, "character");
+    if (totem_mesh) {
+        const std::string character = text_of(*result, "character");
+        std::string skin;
+        if (const Json* skins = member(*result, "skins"); skins && skins->IsArray() && !skins->Empty())
+            skin = text_of((*skins)[0], "skin");
+        if (!skin.empty()) {
+            make = totem_scene(skin);
+            what = "character " + character + " (SKIN " + skin + " with its MESHes)";
+        } else {
+            std::vector<std::string> labels;
+            if (const Json* ms = member(*result, "meshes"); ms && ms->IsArray())
+                for (const auto& m : ms->GetArray()) labels.push_back(text_of(m, "mesh"));
+            make = totem_meshes_scene(labels);
+            what = "character " + character + " (its replaced MESHes)";
+        }
+    } else if (op == "mesh.replace" && !stadium_mesh) {
         const std::string quartet = text_of(*result, "quartet");
         const std::size_t mesh = u64_of(*result, "mesh").value_or(0);
         make = shred_scene(quartet, mesh);
