@@ -23,7 +23,7 @@ void add_global_options(po::options_description& options) {
     options.add_options()
         ("help,h", "show this help")
         ("json", "machine-readable output (one JSON document on stdout)")
-        ("quiet,q", "no progress on stderr")
+        ("quiet,q", "no progress on stderr; apply prints nothing on success")
         ("threads,j", number<unsigned>()->default_value(0), "worker threads (0 = all cores)");
 }
 

@@ -130,6 +130,8 @@ int run_apply(const po::variables_map& vm, const Global& g) {
             }
             return 0;
         }
+        // -q: nothing on success (issue 30: the plan used to be printed); warnings stay on stderr.
+        if (g.quiet) return 0;
         print_plan(r.plan);
         if (o.dry_run) {
             std::printf("dry run: %zu edit(s) planned, no conflicts; nothing was written\n", r.plan.edits.size());
