@@ -10,6 +10,7 @@
 #include "libmod/manifest/manifest.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -108,6 +109,26 @@ int run_apply(const po::variables_map& vm, const Global& g) {
     o.threads = g.threads;
     o.quiet = g.quiet;
     if (vm.count("out")) o.out_dir = fs::path(vm["out"].as<std::string>());
+    if (vm.count("input"))
+        for (const auto& text : vm["input"].as<std::vector<std::string>>()) {
+            const auto eq = text.find('=');
+            if (eq == 0 || eq == std::string::npos || eq + 1 == text.size())
+                usage_error("--input takes NAME=PATH (the manifest's input name, then the file), not '" + text + "'");
+            if (!o.input_paths.emplace(text.substr(0, eq), fs::path(text.substr(eq + 1))).second)
+                usage_error("--input " + text.substr(0, eq) + " is given twice");
+        }
+    if (vm.count("bases"))
+        for (const auto& d : vm["bases"].as<std::vector<std::string>>()) {
+            if (!fs::is_directory(d)) usage_error("--bases " + d + ": not a folder");
+            o.bases.emplace_back(d);
+        }
+    if (const char* env = std::getenv("MODKIT_BASES"); env && o.bases.empty())
+        for (std::string_view rest = env; !rest.empty();) {
+            const auto colon = rest.find(':');
+            const std::string_view d = rest.substr(0, colon);
+            if (!d.empty()) o.bases.emplace_back(std::string(d));
+            rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+        }
     try {
         const auto manifests = mf::load_manifests(manifest_paths(vm));
         std::optional<mod::FolderLocks> locks;
@@ -190,14 +211,19 @@ void declare_manifests(po::options_description& o, po::positional_options_descri
 }
 
 const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edit in memory, write outputs, patches and a report", {
-    {"apply", "MANIFEST... [--dry-run] [--out DIR] [--timings] [--no-wait] [--threads N] [--json] [-q]",
+    {"apply", "MANIFEST... [--dry-run] [--out DIR] [--input NAME=PATH] [--bases DIR] [--timings] [--no-wait] [--json] [-q]",
      "apply one or more mods (conflicts across them are checked before anything runs)",
      [](auto& o, auto& p) {
          declare_manifests(o, p);
          o.add_options()("dry-run", "validate and print the plan; write nothing")(
              "timings", "print how long each step and edit took on stderr (the report holds no timings)")(
              "no-wait", "when another modkit process is writing in the same folders, stop (exit 3) instead of waiting")(
-             "out", po::value<std::string>(), "write outputs under DIR (keeping their relative paths)");
+             "out", po::value<std::string>(), "write outputs under DIR (keeping their relative paths)")(
+             "input", po::value<std::vector<std::string>>()->composing(),
+             "NAME=PATH: read the manifest's input NAME from PATH (your own copy of the base file)")(
+             "bases", po::value<std::vector<std::string>>()->composing(),
+             "DIR: find an input missing from the mod folder by its hashes among DIR's files (also $MODKIT_BASES, "
+             "folders separated by ':')");
      },
      run_apply},
 }, true});

@@ -82,6 +82,18 @@ void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vec
 namespace detail {
 
 Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
+    for (const auto& [name, path] : options.input_paths) {
+        std::string declared;
+        bool found = false;
+        for (const auto& m : manifests)
+            for (const auto& in : m.inputs) {
+                found = found || in.name == name;
+                declared += (declared.empty() ? "" : ", ") + in.name;
+            }
+        if (!found)
+            throw Error(ErrorKind::usage, "--input " + name + "=" + path.string() + ": no manifest declares an input \"" + name +
+                                              "\" (declared: " + (declared.empty() ? "none" : declared) + ")");
+    }
     Build b;
     std::vector<Diagnostic> out;
     ErrorKind kind = ErrorKind::format;
@@ -90,7 +102,40 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
         std::set<std::string> name_tables;
         for (const auto& in : m.inputs)
             if (in.names) name_tables.insert(*in.names);
-        for (const auto& in : m.inputs) {
+        for (const auto& declared : m.inputs) {
+            // Where the input is read from: --input NAME=PATH, else its manifest path, else (when
+            // that does not exist) a file of the bases folders with its hashes.
+            InputDecl in = declared;
+            std::string found_note;
+            if (auto o = options.input_paths.find(in.name); o != options.input_paths.end()) {
+                in.path = o->second;
+                in.path_text = o->second.string();
+                found_note = "read from " + in.path_text + " (--input " + in.name + "=…)";
+            } else if (!options.bases.empty()) {
+                std::error_code ec;
+                if (!fs::exists(in.path, ec)) {
+                    std::size_t looked = 0;
+                    if (auto hit = find_base(in, options.bases, looked)) {
+                        found_note = in.path_text + " is not in the mod folder: the file with its hashes is " + hit->string() +
+                                     " (found in the bases folders)";
+                        in.path = *hit;
+                        in.path_text = hit->string();
+                    } else {
+                        if (out.empty()) kind = ErrorKind::io;
+                        std::string folders;
+                        for (const auto& d : options.bases) folders += (folders.empty() ? "" : ", ") + d.string();
+                        out.push_back(m.at(pointer_join(pointer_join("/inputs", in.name), "path"),
+                                           "cannot read " + in.path_text + ": it does not exist, and " +
+                                               (!in.sha1 && !in.md5 && !in.crc32
+                                                    ? std::string("the input declares no hash to look it up by in ")
+                                                    : "none of the " + std::to_string(looked) +
+                                                          " file(s) in ") +
+                                               folders + (!in.sha1 && !in.md5 && !in.crc32 ? "" : " has its hashes") +
+                                               " (name the file with --input " + in.name + "=PATH)"));
+                        continue;
+                    }
+                }
+            }
             const std::string key = identity_of(in.path);
             b.input_keys[{mi, in.name}] = key;
             auto [it, fresh] = b.files.try_emplace(key);
@@ -110,6 +155,7 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                     continue;
                 }
                 f.current = f.original;
+                if (!found_note.empty()) f.notes.push_back(found_note);
                 if (f.kind == "rom") {
                     try {
                         const auto order = n64::detect_order(ByteReader(f.original, Endian::big, f.display));

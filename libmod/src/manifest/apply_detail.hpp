@@ -8,7 +8,9 @@
 
 #include <cstdio>
 
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -23,6 +25,12 @@ inline std::string crc32_hex(ByteView b) {
     std::snprintf(buf, sizeof buf, "%08x", crc32(b));
     return buf;
 }
+
+// The first regular file below `bases` (sorted, 4 levels deep, at most 1 GiB) whose every
+// hash `in` declares matches; nullopt when none does or `in` declares no hash. `looked_at`
+// counts the files read. (bases.cpp)
+std::optional<std::filesystem::path> find_base(const InputDecl& in, const std::vector<std::filesystem::path>& bases,
+                                               std::size_t& looked_at);
 
 struct EditResult {
     rapidjson::Value report;

@@ -9,6 +9,7 @@
 #include "libmod/core/rapidjson.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cctype>
 #include <set>
 #include <system_error>
@@ -50,6 +51,19 @@ Game parse_game(const std::string& s) {
 std::string lower(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
+}
+
+// "/inputs/NAME/path".
+bool is_input_path(const std::string& pointer) {
+    return pointer.starts_with("/inputs/") && pointer.ends_with("/path") &&
+           pointer.find('/', 8) == pointer.size() - 5;
+}
+
+// An input's path as written: "~/…" is the home folder's; relative to `dir` otherwise.
+fs::path input_path(const std::string& text, const fs::path& dir) {
+    if (text.starts_with("~/"))
+        if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / text.substr(2);
+    return dir / fs::path(text);
 }
 
 // A path may not be absolute, climb with "..", or (through a symlink) lead outside `dir`.
@@ -209,6 +223,13 @@ void semantic_checks(Manifest& m, std::vector<Diagnostic>& out) {
         const auto* v = rapidjson::Pointer(p.c_str()).Get(doc);
         if (!v || !v->IsString()) continue;
         const std::string text(v->GetString(), v->GetStringLength());
+        // A base file is only read (and checked by its hashes): it may be anywhere (issue 30:
+        // a shared mod folder holds no game file), absolute, "~/…", through a symbolic link.
+        if (is_input_path(p)) {
+            if (text.find('\0') != std::string::npos)
+                out.push_back(m.at(p, "\"" + escape_controls(text) + "\" holds a NUL byte (\\u0000), which no file name can"));
+            continue;
+        }
         const std::string problem = path_problem(text, m.dir);
         if (!problem.empty()) out.push_back(m.at(p, "\"" + escape_controls(text) + "\" " + problem));
     }
@@ -232,7 +253,7 @@ Manifest build(std::shared_ptr<JsonSource> src, const fs::path& file, const fs::
         InputDecl i;
         i.name = in.name.GetString();
         i.path_text = in.value["path"].GetString();
-        i.path = dir / fs::path(i.path_text);
+        i.path = input_path(i.path_text, dir);
         if (in.value.HasMember("sha1")) i.sha1 = lower(in.value["sha1"].GetString());
         if (in.value.HasMember("crc32")) i.crc32 = lower(in.value["crc32"].GetString());
         if (in.value.HasMember("md5")) i.md5 = lower(in.value["md5"].GetString());

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +66,16 @@ struct ApplyOptions {
     std::optional<std::filesystem::path> out_dir;  // outputs go here (relative output paths kept)
     unsigned threads = 0;                         // 0 = all cores
     bool quiet = false;                           // no progress line
+    // Where the base files are (issue 30: a shared mod folder holds no base game). An input
+    // named here is read from this path instead of its manifest path (every manifest declaring
+    // the name; a name no manifest declares is a usage error) (`apply --input NAME=PATH`).
+    std::map<std::string, std::filesystem::path> input_paths;
+    // An input whose manifest path does not exist is looked up by its declared hashes among the
+    // regular files of these folders (and their subfolders, 4 levels deep at most; files over
+    // 1 GiB skipped): the first in path order whose every declared hash (sha1, md5, crc32)
+    // matches is read instead, and the plan notes it. An input that declares no hash is not looked up. (`apply --bases DIR`, and the
+    // MODKIT_BASES environment variable: folders separated by ':'.)
+    std::vector<std::filesystem::path> bases;
 };
 
 struct WrittenFile {
