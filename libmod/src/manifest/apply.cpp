@@ -367,15 +367,9 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
     const auto t2 = clock::now();
     b.timings.insert(b.timings.begin(), {{"load", std::chrono::duration<double, std::milli>(t1 - t0).count()},
                                          {"plan", std::chrono::duration<double, std::milli>(t2 - t1).count()}});
-    ApplyResult result;
-    if (options.dry_run) {
-        result.plan = std::move(b.plan);
-        result.timings = std::move(b.timings);
-        return result;
-    }
-
-    // Execute in order on the in-memory files.
-    Progress progress("apply", b.edit_refs.size(), options.quiet);
+    // Execute in order on the in-memory files, for a dry run too (issue 30: what the dry run
+    // accepts, apply must accept, so every asset is read and every edit run; nothing is written).
+    Progress progress(options.dry_run ? "dry run" : "apply", b.edit_refs.size(), options.quiet);
     for (std::size_t i = 0; i < b.edit_refs.size(); ++i) {
         const auto& [mi, e] = b.edit_refs[i];
         const Manifest& m = manifests[mi];
@@ -397,6 +391,14 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
         progress.advance();
     }
     b.timings.emplace_back("edits", std::chrono::duration<double, std::milli>(clock::now() - t2).count());
+    if (options.dry_run) {
+        ApplyResult result;
+        for (std::size_t i = 0; i < b.results.size(); ++i)
+            for (const auto& w : b.results[i].warnings) result.warnings.push_back(b.plan.edits[i].id + ": " + w);
+        result.plan = std::move(b.plan);
+        result.timings = std::move(b.timings);
+        return result;
+    }
     return write_outputs(b, manifests, options);
 }
 

@@ -62,7 +62,7 @@ struct Plan {
 };
 
 struct ApplyOptions {
-    bool dry_run = false;                         // plan only: nothing is written
+    bool dry_run = false;  // plan, read every asset and run every edit in memory; nothing is written
     std::optional<std::filesystem::path> out_dir;  // outputs go here (relative output paths kept)
     unsigned threads = 0;                         // 0 = all cores
     bool quiet = false;                           // no progress line
