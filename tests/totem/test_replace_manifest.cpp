@@ -20,20 +20,31 @@ std::string manifest(const std::string& edit) {
  "edits": [)") + edit + "]}";
 }
 
+// The sample games in dir/base, the hero exported to dir/hero.glb and replaced from it by the
+// CLI into dir/CLI.DGC (what a manifest must reproduce).
+struct HeroFolder {
+    TempDir dir;
+    const std::string node = "DB:>SAMPLE>CHARACTERS>HERO>HERO.TNODE";
+    HeroFolder() {
+        auto r = run_cli({"sample", (dir / "base").string(), "--quiet"});
+        BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        const std::string dgc = (dir / "base/totem/SAMPLE.DGC").string(), ngc = (dir / "base/totem/SAMPLE.NGC").string();
+        r = run_cli({"totem", "export", dgc, ngc, "DB:>SAMPLE>CHARACTERS>HERO>HERO.TSKIN", (dir / "hero.glb").string()});
+        BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        r = run_cli({"totem", "replace", dgc, ngc, node, (dir / "hero.glb").string(), (dir / "CLI.DGC").string()});
+        BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    }
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(totem_replace_manifest)
 
 BOOST_AUTO_TEST_CASE(manifest_and_cli_give_the_same_archive) {
-    TempDir dir;
-    auto r = run_cli({"sample", (dir / "base").string(), "--quiet"});
-    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    const std::string dgc = (dir / "base/totem/SAMPLE.DGC").string(), ngc = (dir / "base/totem/SAMPLE.NGC").string();
-    const std::string node = "DB:>SAMPLE>CHARACTERS>HERO>HERO.TNODE";
-    r = run_cli({"totem", "export", dgc, ngc, "DB:>SAMPLE>CHARACTERS>HERO>HERO.TSKIN", (dir / "hero.glb").string()});
-    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    r = run_cli({"totem", "replace", dgc, ngc, node, (dir / "hero.glb").string(), (dir / "CLI.DGC").string()});
-    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const HeroFolder h;
+    const TempDir& dir = h.dir;
+    const std::string& node = h.node;
+    CliResult r;
 
     write_text(dir / "mod.json", manifest(R"({"id": "hero", "op": "mesh.replace", "character": ")" + node +
                                           R"(", "source": "hero.glb"})"));
@@ -65,15 +76,10 @@ BOOST_AUTO_TEST_CASE(manifest_and_cli_give_the_same_archive) {
 // archive the original names give; the report lists the pairings; a map naming a record that is
 // no MESH of the character is refused at its field; the size rule refuses --scale 100 (exit 3).
 BOOST_AUTO_TEST_CASE(mesh_and_material_maps_and_the_size_rule) {
-    TempDir dir;
-    auto r = run_cli({"sample", (dir / "base").string(), "--quiet"});
-    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    const std::string dgc = (dir / "base/totem/SAMPLE.DGC").string(), ngc = (dir / "base/totem/SAMPLE.NGC").string();
-    const std::string node = "DB:>SAMPLE>CHARACTERS>HERO>HERO.TNODE";
-    r = run_cli({"totem", "export", dgc, ngc, "DB:>SAMPLE>CHARACTERS>HERO>HERO.TSKIN", (dir / "hero.glb").string()});
-    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    r = run_cli({"totem", "replace", dgc, ngc, node, (dir / "hero.glb").string(), (dir / "CLI.DGC").string()});
-    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const HeroFolder h;
+    const TempDir& dir = h.dir;
+    const std::string& node = h.node;
+    CliResult r;
     // The glb's text names: rename every mesh and material in its JSON chunk (same length keeps
     // the chunk sizes): "DB:>SAMPLE>" becomes "FX:>SAMPLE>".
     mod::Bytes glb = read(dir / "hero.glb");
