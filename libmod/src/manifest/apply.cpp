@@ -124,13 +124,12 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                         if (out.empty()) kind = ErrorKind::io;
                         std::string folders;
                         for (const auto& d : options.bases) folders += (folders.empty() ? "" : ", ") + d.string();
+                        const bool hashed = in.sha1 || in.md5 || in.crc32;
+                        const std::string why = hashed ? "none of the " + std::to_string(looked) + " file(s) in " + folders +
+                                                             " has its hashes"
+                                                       : "the input declares no hash to look it up by in " + folders;
                         out.push_back(m.at(pointer_join(pointer_join("/inputs", in.name), "path"),
-                                           "cannot read " + in.path_text + ": it does not exist, and " +
-                                               (!in.sha1 && !in.md5 && !in.crc32
-                                                    ? std::string("the input declares no hash to look it up by in ")
-                                                    : "none of the " + std::to_string(looked) +
-                                                          " file(s) in ") +
-                                               folders + (!in.sha1 && !in.md5 && !in.crc32 ? "" : " has its hashes") +
+                                           "cannot read " + in.path_text + ": it does not exist, and " + why +
                                                " (name the file with --input " + in.name + "=PATH)"));
                         continue;
                     }

@@ -5,6 +5,7 @@
 
 #include "libmod/scene/bone_map.hpp"
 #include "libmod/scene/import.hpp"
+#include "libmod/scene/scale_check.hpp"
 #include "libmod/shred/edit.hpp"
 #include "libmod/shred/import.hpp"
 #include "libmod/shred/pak.hpp"
@@ -151,7 +152,7 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     try {
         env.target.current = replace_from_scene(pak, q.base, mesh, std::move(scene), options, &rep);
     } catch (const Error& e) {
-        if (e.kind() == ErrorKind::limit && e.message().starts_with("the new mesh is"))
+        if (scene::is_scale_change_refusal(e))
             env.fail("source", e.message(), e.kind());  // the size rule (scene/scale_check.hpp)
         if (e.kind() == ErrorKind::usage && options.source_mesh_name) env.fail("source_mesh", e.what(), e.kind());
         throw;

@@ -5,6 +5,7 @@
 
 #include "libmod/scene/bone_map.hpp"
 #include "libmod/scene/import.hpp"
+#include "libmod/scene/scale_check.hpp"
 #include "libmod/stadium/mesh_replace.hpp"
 #include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
@@ -84,7 +85,7 @@ void apply_stadium_mesh_replace(EditEnv& env, ReportOut& r) {
         done = replace_mesh_in_rom(rom, archive, model, std::move(scene), o, opt);
     } catch (const Error& e) {
         env.target.current = std::move(rom.z64);
-        if (e.kind() == ErrorKind::limit && e.message().starts_with("the new mesh is"))
+        if (scene::is_scale_change_refusal(e))
             env.fail("source", e.message(), e.kind());  // the size rule (scene/scale_check.hpp)
         throw;
     } catch (...) {

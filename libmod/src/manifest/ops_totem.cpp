@@ -6,6 +6,7 @@
 
 #include "libmod/scene/bone_map.hpp"
 #include "libmod/scene/import.hpp"
+#include "libmod/scene/scale_check.hpp"
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/names.hpp"
@@ -370,7 +371,7 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     try {
         items = replace_meshes(dgc, a, names, index, std::move(source), options, &rep);
     } catch (const Error& e) {
-        if (e.kind() == ErrorKind::limit && e.message().starts_with("the new mesh is"))
+        if (scene::is_scale_change_refusal(e))
             env.fail("source", e.message(), e.kind());  // the size rule (scene/scale_check.hpp)
         if (e.kind() == ErrorKind::usage && e.message().starts_with("the mesh map")) env.fail("meshes", e.message(), e.kind());
         if (e.kind() == ErrorKind::usage && e.message().starts_with("the material map"))

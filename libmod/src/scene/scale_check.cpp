@@ -24,6 +24,8 @@ std::string box_text(const BoundingBox& b, double diag) {
     return buf;
 }
 
+constexpr const char* refusal_head = "the new mesh is";
+
 // The factor that brings the new size back to the old one, as the user would type it.
 std::string factor_text(double f) {
     const double p = std::pow(10.0, std::round(std::log10(f)));
@@ -57,7 +59,7 @@ std::string scale_change_text(const ScaleComparison& c, const ScaleSource& sourc
     if (!c.beyond(limit)) return {};
     const bool larger = c.ratio > 1;
     char head[96];
-    std::snprintf(head, sizeof head, "the new mesh is %.3g times %s than the mesh it replaces", larger ? c.ratio : 1 / c.ratio,
+    std::snprintf(head, sizeof head, "%s %.3g times %s than the mesh it replaces", refusal_head, larger ? c.ratio : 1 / c.ratio,
                   larger ? "larger" : "smaller");
     std::string s = std::string(head) + " (new: " + box_text(c.new_box, c.new_diagonal) + "; replaced: " +
                     box_text(c.old_box, c.old_diagonal) + "): ";
@@ -88,6 +90,10 @@ std::string check_scale_change(const ScaleComparison& c, const ScaleSource& sour
     std::string text = scale_change_text(c, source, limit);
     if (!text.empty() && !allow) throw Error(ErrorKind::limit, text, where);
     return text;
+}
+
+bool is_scale_change_refusal(const Error& e) {
+    return e.kind() == ErrorKind::limit && e.message().starts_with(refusal_head);
 }
 
 }  // namespace mod::scene

@@ -94,9 +94,9 @@ Skin rebuild_skin(const Skin& skin, std::int32_t mesh_id, const BuiltMesh& built
     // Groups of this SKIN the source carries no weight for: their old weights where the new MESH
     // has the same position (normal) bits.
     if (context.old_mesh && unknown.empty())
-        for (const auto& sec : skin.sections) {
-            if (verts.count(sec.group_id) || norms.count(sec.group_id) || storing.at(sec.group_id) != std::size_t(&sec - skin.sections.data()))
-                continue;
+        for (std::size_t si = 0; si < skin.sections.size(); ++si) {
+            const SkinSection& sec = skin.sections[si];
+            if (verts.count(sec.group_id) || norms.count(sec.group_id) || storing.at(sec.group_id) != si) continue;
             std::size_t carried = 0, lost = 0, ncarried = 0, nlost = 0;
             auto v = carry_by_bits(skin, sec.group_id, targets, context.old_mesh->positions, built.mesh.positions, false,
                                    carried, lost);
@@ -213,6 +213,11 @@ std::vector<Vec3> skin_positions(const Skin& s, const std::map<std::int32_t, con
     return out;
 }
 
+// The name of the material a source mesh uses ("" when it names none).
+std::string material_name(const scene::Scene& source, const scene::Mesh& mesh) {
+    return mesh.material < source.materials.size() ? source.materials[mesh.material] : std::string();
+}
+
 bool material_record(const Archive& a, std::int32_t id) {
     const auto rec = find_record(a, id);
     return rec && (a.records[*rec].type_id == type_of("MATERIAL") || a.records[*rec].type_id == type_of("MATERIALANIM"));
@@ -233,8 +238,7 @@ std::map<std::string, std::int32_t> pair_materials(const Archive& a, const NameT
         report.pairings.push_back("source material '" + from + "' -> " + names.display(id) + " (" + how + ", MESH " + label + ")");
     };
     for (auto s : sources) {
-        const scene::Mesh& sm = source.meshes[s];
-        const std::string material = sm.material < source.materials.size() ? source.materials[sm.material] : std::string();
+        const std::string material = material_name(source, source.meshes[s]);
         if (out.count(material) || std::find(unmatched.begin(), unmatched.end(), material) != unmatched.end()) continue;
         if (const std::string* to = options.material_map.target_for(material)) {
             const std::int32_t id = id_from_text(names, *to);
@@ -305,7 +309,6 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
         for (const auto& sm : source.meshes) exists = exists || sm.name == from;
         if (!exists) report.warnings.push_back("the mesh map names source mesh '" + from + "', which the source does not have");
     }
-    bool any_named = false;
     for (std::size_t s = 0; s < source.meshes.size(); ++s) {
         if (const std::string* to = options.mesh_map.target_for(source.meshes[s].name)) {
             into[s] = *find_record_by_text(a, names, *to);
@@ -318,13 +321,13 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
                 if (named_after(source.meshes[s].name, names.display(a.records[m].name_id))) {
                     into[s] = m;
                     how[s] = "name";
-                    any_named = true;
                     break;
                 }
         }
     }
+    // By order only when neither a map nor a name decided anything (one MESH always decides).
     const bool none_decided = std::none_of(into.begin(), into.end(), [](const auto& x) { return x.has_value(); });
-    if (none_decided && !any_named && source.meshes.size() == meshes.size() && meshes.size() > 1) {
+    if (none_decided && source.meshes.size() == meshes.size()) {
         for (std::size_t s = 0; s < source.meshes.size(); ++s) {
             into[s] = meshes[s];
             how[s] = "order";
@@ -404,8 +407,7 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
             rm.source_meshes.push_back(sm.name);
             MeshSourcePart p;
             p.name = sm.name;
-            const std::string material = sm.material < source.materials.size() ? source.materials[sm.material] : std::string();
-            p.material = material_of.at(material);
+            p.material = material_of.at(material_name(source, sm));
             p.positions = sm.positions;
             p.normals = sm.normals;
             p.uvs = sm.uv0;

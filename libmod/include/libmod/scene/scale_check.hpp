@@ -10,6 +10,7 @@
 // axis mistake (a model lying on its side) leaves near 1 while a unit mistake scales by the
 // unit factor. Spec: doc/formats/scene-import.md ("Units and the size rule").
 
+#include "libmod/core/error.hpp"
 #include "libmod/scene/model.hpp"
 #include "libmod/scene/validate.hpp"
 
@@ -53,5 +54,9 @@ std::string scale_change_text(const ScaleComparison& c, const ScaleSource& sourc
 // returns the text (for a warning) when it is beyond and allowed; empty otherwise.
 std::string check_scale_change(const ScaleComparison& c, const ScaleSource& source, bool allow,
                                const std::string& where, double limit = scale_change_limit);
+
+// Whether `e` is the refusal check_scale_change throws (for callers that locate it, e.g. at a
+// manifest's "source" field).
+bool is_scale_change_refusal(const Error& e);
 
 }  // namespace mod::scene
