@@ -76,3 +76,47 @@ BOOST_AUTO_TEST_CASE(a_missing_output_folder_is_created) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(file_part)
+
+BOOST_AUTO_TEST_CASE(reads_the_range_and_stops_at_the_end) {
+    modtest::TempDir dir;
+    Bytes data(10000);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = std::uint8_t(i * 7 + 3);
+    write_file_atomic(dir / "f.bin", data);
+    std::uint64_t size = 0;
+    BOOST_TEST((read_file_part(dir / "f.bin", 100, 50, size) == Bytes(data.begin() + 100, data.begin() + 150)));
+    BOOST_TEST(size == 10000u);
+    // Past the end: what is there, then nothing.
+    BOOST_TEST((read_file_part(dir / "f.bin", 9990, 50, size) == Bytes(data.begin() + 9990, data.end())));
+    BOOST_TEST(read_file_part(dir / "f.bin", 10000, 50, size).empty());
+    BOOST_TEST(read_file_part(dir / "f.bin", 20000, 50, size).empty());
+    BOOST_TEST(read_file_part(dir / "f.bin", 0, UINT64_MAX, size) == data);
+    // The file's size is held to the limit, as read_file's.
+    const auto e = modtest::catch_error([&] { (void)read_file_part(dir / "f.bin", 0, 10, size, 9999); });
+    BOOST_REQUIRE(e);
+    BOOST_TEST(e->kind() == ErrorKind::limit);
+    const auto missing = modtest::catch_error([&] { (void)read_file_part(dir / "none.bin", 0, 10, size); });
+    BOOST_REQUIRE(missing);
+    BOOST_TEST(missing->kind() == ErrorKind::io);
+    const auto folder = modtest::catch_error([&] { (void)read_file_part(dir.path(), 0, 10, size); });
+    BOOST_REQUIRE(folder);
+    BOOST_TEST(folder->kind() == ErrorKind::io);
+}
+
+BOOST_AUTO_TEST_CASE(large_outputs_are_written_sparse_with_the_same_bytes) {
+    modtest::TempDir dir;
+    // 8 MiB: zero blocks, an unaligned non-zero run, a zero tail ending mid-block.
+    Bytes data(sparse_output_min * 8 + 123, 0);
+    for (std::size_t i = 5000; i < 70000; ++i) data[i] = std::uint8_t(i);
+    data[data.size() - 200] = 9;
+    write_file_atomic(dir / "big.bin", data);
+    BOOST_TEST(read_file(dir / "big.bin") == data);
+    BOOST_TEST(fs::file_size(dir / "big.bin") == data.size());
+    // Overwriting with all zeros still gives the full size.
+    const Bytes zeros(sparse_output_min + 1, 0);
+    write_file_atomic(dir / "big.bin", zeros);
+    BOOST_TEST(read_file(dir / "big.bin") == zeros);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -60,8 +60,7 @@ int stadium_animations(const po::variables_map& vm, const Global& g) {
     if (!vm.count("model")) usage_error("MODEL (archive entry index) is required");
     const std::size_t index = vm["model"].as<std::size_t>();
     const bool dump = vm.count("dump") > 0;
-    const StadiumRom rom = load_rom(in);
-    const Archive archive = read_archive(rom);
+    const Archive archive = read_rom_archive(in);  // the archive region only (issue 31)
     const Model m = read_archive_model(archive, index);
     ModelAnimations anims;
     try {

@@ -60,8 +60,8 @@ std::uint32_t total_vertices(const ModelMap& m) {
 
 int stadium_list(const po::variables_map& vm, const Global& g) {
     fs::path in = required(vm, "rom");
-    auto rom = load_rom(in);
-    auto archive = read_archive(rom);
+    n64::ByteOrder order{};
+    auto archive = read_rom_archive(in, &order);  // the archive region only (issue 31)
     std::vector<EntrySummary> rows;
     for (std::size_t i = 0; i < archive.entries.size(); ++i) rows.push_back(summarise(archive, i));
     for (const auto& note : audit_archive(archive)) warn(note);
@@ -69,7 +69,7 @@ int stadium_list(const po::variables_map& vm, const Global& g) {
         Json j;
         j.begin_object()
             .field("file", in.string())
-            .field("byte_order", n64::to_string(rom.order))
+            .field("byte_order", n64::to_string(order))
             .field("archive_offset", std::uint64_t(model_archive_rom))
             .field("flags", unsigned(archive.header.flags))
             .field("fragment_id", unsigned(archive.header.fragment_id))
@@ -112,7 +112,7 @@ int stadium_list(const po::variables_map& vm, const Global& g) {
         j.end_array().end_object();
     } else {
         std::printf("%s: %s, archive at 0x%X: %u entries, fragment id 0x%X, total size 0x%X\n", in.c_str(),
-                    n64::to_string(rom.order), model_archive_rom, archive.header.count,
+                    n64::to_string(order), model_archive_rom, archive.header.count,
                     archive.header.fragment_id, archive.header.total_size);
         std::printf("%5s %5s %10s %9s %-9s %9s %6s  %s\n", "index", "model", "offset", "stored", "kind", "size",
                     "relocs", "root");

@@ -56,8 +56,7 @@ std::string rgba_hex(img::Rgba8 c) {
 int stadium_show(const po::variables_map& vm, const Global& g) {
     fs::path in = required(vm, "rom");
     const std::size_t index = model_index(vm);
-    auto rom = load_rom(in);
-    auto archive = read_archive(rom);
+    auto archive = read_rom_archive(in);  // the archive region only (issue 31)
     const Model m = read_archive_model(archive, index);
     const CrossCheck cc = cross_check(m.fragment, m.map);
     for (const auto& w : m.warnings) warn(w);

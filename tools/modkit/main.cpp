@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <malloc.h>
+
 #if defined(MODKIT_LEAN_FRONT)
 #include <unistd.h>
 #endif
@@ -70,6 +72,11 @@ void print_overview() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Image-sized buffers (a 32 MiB ROM, its 12.6 MiB archive region) are allocated and freed a
+    // few times per command: kept in the heap instead of mapped and unmapped each time, their
+    // pages are reused instead of faulted in afresh (issue 31: about 10 % of `apply`).
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
     std::vector<std::string> args(argv + 1, argv + argc);
 #if defined(MODKIT_LEAN_FRONT)
     if (!runs_here(args)) run_scene_helper(argv);

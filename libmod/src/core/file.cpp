@@ -366,6 +366,36 @@ PageBuffer read_file_pages(const fs::path& path, std::uint64_t max_size) {
     return read_whole<PageBuffer>(path, max_size, [](std::size_t n) { return PageBuffer(n); });
 }
 
+Bytes read_file_part(const fs::path& path, std::uint64_t offset, std::uint64_t length, std::uint64_t& file_size,
+                     std::uint64_t max_size) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(ErrorKind::io, "cannot open for reading: " + errno_text(), path.string());
+    FdCloser closer{fd};
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) throw Error(ErrorKind::io, "cannot read the size: " + errno_text(), path.string());
+    if (!S_ISREG(info.st_mode))
+        throw Error(ErrorKind::io,
+                    std::string("cannot read the size: ") + (S_ISDIR(info.st_mode) ? "Is a directory" : "Operation not supported"),
+                    path.string());
+    file_size = static_cast<std::uint64_t>(info.st_size);
+    if (file_size > max_size)
+        throw Error(ErrorKind::limit, "file is " + std::to_string(file_size) + " bytes, above the limit of " + std::to_string(max_size),
+                    path.string());
+    const std::uint64_t end = offset >= file_size ? offset : std::min(file_size, offset + std::min(length, file_size - offset));
+    Bytes data(static_cast<std::size_t>(end - offset));
+    std::size_t done = 0;
+    while (done < data.size()) {
+        auto got = ::pread(fd, data.data() + done, data.size() - done, static_cast<off_t>(offset + done));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw Error(ErrorKind::io, "read failed: " + errno_text(), path.string(), offset + done);
+        }
+        if (got == 0) throw Error(ErrorKind::io, "file shrank while reading", path.string(), offset + done);
+        done += static_cast<std::size_t>(got);
+    }
+    return data;
+}
+
 void ensure_distinct_output(const fs::path& output, std::span<const fs::path> inputs) {
     const auto out = identity(output);
     if (!out) return;
@@ -548,7 +578,9 @@ void PendingOutput::commit() {
 
 void write_file_atomic(const fs::path& path, ByteView data, std::span<const fs::path> inputs) {
     PendingOutput out(path, inputs);
-    out.write(data);
+    // Images of megabytes (ROMs) are mostly padding: their zero blocks are left as holes.
+    if (data.size() >= sparse_output_min) out.write_sparse(data);
+    else out.write(data);
     out.commit();
 }
 

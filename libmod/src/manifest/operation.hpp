@@ -15,9 +15,14 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace mod::stadium {
+struct Archive;
+}
 
 namespace mod::manifest::detail {
 
@@ -36,7 +41,16 @@ struct FileState {
     std::string names_key;          // totemtech archives: the name table's key ("" when none)
     std::optional<std::string> platform;
     bool edited = false;
+    // Stadium ROMs: the model archive parsed from `current`, shared by the edits (issue 31); only
+    // through workspace_archive(), which checks it still describes `current`.
+    std::shared_ptr<const stadium::Archive> stadium_archive;
 };
+
+// The model archive of a Stadium ROM in the workspace (z64 order), parsed once and shared by
+// every edit: the cached parse is reused while its region is byte for byte what `current` holds
+// at the archive's place (one memcmp, no allocation), and parsed again otherwise. Errors as
+// stadium::read_archive's.
+std::shared_ptr<const stadium::Archive> workspace_archive(FileState& f);
 
 using Workspace = std::map<std::string, FileState>;
 using Allocator = rapidjson::Document::AllocatorType;

@@ -23,11 +23,16 @@ namespace {
 using namespace mod::stadium;
 
 struct Opened {
-    Archive archive;
+    std::shared_ptr<const Archive> shared;
+    const Archive& archive;
 };
 
-// The archive of the workspace ROM, read from its bytes (z64 order): no copy of the image.
-Opened open(const EditEnv& env) { return {read_archive(env.target.current, env.target.display)}; }
+// The archive of the workspace ROM (z64 order), parsed once per change of the ROM.
+Opened open(const EditEnv& env) {
+    auto a = workspace_archive(env.target);
+    const Archive& ref = *a;
+    return {std::move(a), ref};
+}
 
 std::string entry_region(std::size_t index) { return "archive[" + std::to_string(index) + "]"; }
 
@@ -38,8 +43,9 @@ RepackOptions repack_options(const EditEnv& env) {
 }
 
 // Writes a repacked archive region into the workspace ROM itself (no copy of the image); the
-// bytes are unchanged when apply_archive refuses.
-void write_region(EditEnv& env, const RepackResult& packed) {
+// bytes are unchanged when apply_archive refuses. The region then becomes the workspace's
+// parsed archive (moved, not parsed from the ROM again).
+void write_region(EditEnv& env, RepackResult&& packed) {
     StadiumRom rom{n64::ByteOrder::z64, std::move(env.target.current), env.target.display};
     try {
         apply_archive(rom, packed);
@@ -48,6 +54,14 @@ void write_region(EditEnv& env, const RepackResult& packed) {
         throw;
     }
     env.target.current = std::move(rom.z64);
+    // workspace_archive() still compares it with the ROM before any use.
+    env.target.stadium_archive.reset();
+    try {
+        env.target.stadium_archive =
+            std::make_shared<const Archive>(parse_archive(std::move(packed.region), env.target.display, model_archive_rom));
+    } catch (const Error&) {
+        // parsed again from the ROM by the next edit, with its file offsets in the message
+    }
 }
 
 // Writes the edited fragment back through the archive repacker (limits checked there).
@@ -372,8 +386,8 @@ void apply_entry_replace(EditEnv& env, ReportOut& r) {
         check_model_limits(f, index);
     }
     std::vector<Replacement> rep{{index, content}};
-    const RepackResult packed = repack_archive(o.archive, rep, repack_options(env));
-    write_region(env, packed);
+    RepackResult packed = repack_archive(o.archive, rep, repack_options(env));
+    write_region(env, std::move(packed));  // moves only the region out: entries are read below
     r.set("entry", std::uint64_t(index)).set("kind", std::string(to_string(before.kind)))
         .set("size_before", std::uint64_t(before.content.size())).set("size_after", std::uint64_t(content.size()))
         .set("stored_before", std::uint64_t(o.archive.entries[index].size))
@@ -425,6 +439,19 @@ void apply_fragment_bytes(EditEnv& env, ReportOut& r) {
 }
 
 }  // namespace
+
+std::shared_ptr<const Archive> workspace_archive(FileState& f) {
+    const ByteView rom = f.current;
+    if (const auto& a = f.stadium_archive) {
+        const std::size_t end = std::min<std::size_t>(rom.size(), model_archive_rom_end);
+        if (a->base == model_archive_rom && a->file == f.display && end >= model_archive_rom &&
+            end - model_archive_rom == a->region.size() &&
+            std::equal(a->region.begin(), a->region.end(), rom.begin() + model_archive_rom))
+            return a;
+    }
+    f.stadium_archive = std::make_shared<const Archive>(read_archive(rom, f.display));
+    return f.stadium_archive;
+}
 
 void register_stadium_ops(OpTable& ops) {
     const Game g = Game::pokemon_stadium;

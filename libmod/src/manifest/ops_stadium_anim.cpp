@@ -23,7 +23,8 @@ AnimationReplaceOptions anim_options(const EditEnv& env) {
 }
 
 void plan_animation_replace(const EditEnv& env, PlannedEdit& out) {
-    const Archive archive = read_archive(env.target.current, env.target.display);  // no copy of the ROM
+    const auto shared = workspace_archive(env.target);  // parsed once per change of the ROM
+    const Archive& archive = *shared;
     const std::size_t model = env.u64("model"), index = env.u64("index");
     const Model m = read_archive_model(archive, model);
     if (index >= m.map.animations.size())
@@ -42,7 +43,8 @@ void plan_animation_replace(const EditEnv& env, PlannedEdit& out) {
 }
 
 void apply_animation_replace(EditEnv& env, ReportOut& r) {
-    const Archive archive = read_archive(env.target.current, env.target.display);
+    const auto shared = workspace_archive(env.target);  // parsed once per change of the ROM
+    const Archive& archive = *shared;
     const std::size_t model = env.u64("model"), index = env.u64("index");
     const Bytes glb = env.read("source");
     RepackOptions opt;

@@ -46,7 +46,8 @@ sc::ImportOptions import_options(const EditEnv& env) {
 }
 
 void plan_stadium_mesh_replace(const EditEnv& env, PlannedEdit& out) {
-    const Archive archive = read_archive(env.target.current, env.target.display);
+    const auto shared = workspace_archive(env.target);  // parsed once per change of the ROM
+    const Archive& archive = *shared;
     const std::size_t model = env.u64("model");
     if (model >= archive.entries.size())
         env.fail("model", "the archive has " + std::to_string(archive.entries.size()) + " entries; there is no entry " +
@@ -67,7 +68,8 @@ void plan_stadium_mesh_replace(const EditEnv& env, PlannedEdit& out) {
 }
 
 void apply_stadium_mesh_replace(EditEnv& env, ReportOut& r) {
-    const Archive archive = read_archive(env.target.current, env.target.display);
+    const auto shared = workspace_archive(env.target);  // parsed once per change of the ROM
+    const Archive& archive = *shared;
     const std::size_t model = env.u64("model");
     const MeshReplaceOptions o = mesh_options(env);
     sc::Scene scene;

@@ -89,9 +89,10 @@ void add_report_pages(std::vector<Product>& products, ApplyResult& result, const
     for (const auto& p : products) memory[p.path.lexically_normal().string()] = &p.bytes;
     ReportPageOptions options;
     options.confine_to_base = false;  // the report apply has just made, naming only its own files
-    options.read = [&memory](const std::string& path) -> std::optional<Bytes> {
+    options.read = [&memory](const std::string& path) -> std::shared_ptr<const Bytes> {
         const auto it = memory.find(path);
-        return it == memory.end() ? std::nullopt : std::optional<Bytes>(*it->second);
+        // Not owned (aliasing an empty owner): the bytes outlive report_page.
+        return it == memory.end() ? nullptr : std::shared_ptr<const Bytes>(std::shared_ptr<const void>(), it->second);
     };
     const std::string page = report_page(result.report_json, options);
     std::vector<fs::path> pages;

@@ -151,11 +151,12 @@ std::shared_ptr<const Bytes> Files::load(const std::string& path, const std::str
         if (why) *why = it->second;
         return nullptr;
     }
+    if (options_.read)
+        if (auto given = options_.read(path)) return cache_[key] = std::move(given);
     std::optional<Bytes> bytes;
     std::string failure;
     try {
-        if (options_.read) bytes = options_.read(path);
-        if (!bytes) {
+        {
             fs::path p(path);
             if (options_.confine_to_base) {
                 if (const std::string why_not = outside_base(p); !why_not.empty()) throw Error(ErrorKind::format, why_not);

@@ -23,8 +23,19 @@ std::shared_ptr<const stadium::Model> stadium_model(Files& files, const std::str
     const auto bytes = files.get(path, why);
     if (!bytes) return nullptr;
     try {
-        const stadium::StadiumRom rom = stadium::load_rom_bytes(*bytes, path);
-        auto model = std::make_shared<const stadium::Model>(stadium::read_archive_model(stadium::read_archive(rom), index));
+        // The archive is parsed once per ROM, from the bytes themselves when they are in z64 order.
+        const std::string archive_key = "stadium-archive\n" + path;
+        std::shared_ptr<const stadium::Archive> archive;
+        if (auto it = files.decoded.find(archive_key); it != files.decoded.end())
+            archive = std::static_pointer_cast<const stadium::Archive>(it->second);
+        else {
+            const auto order = n64::detect_order(ByteReader(*bytes, Endian::big, path, "rom"));
+            archive = std::make_shared<const stadium::Archive>(
+                order == n64::ByteOrder::z64 ? stadium::read_archive(*bytes, path)
+                                             : stadium::read_archive(stadium::load_rom_bytes(*bytes, path)));
+            files.decoded[archive_key] = archive;
+        }
+        auto model = std::make_shared<const stadium::Model>(stadium::read_archive_model(*archive, index));
         files.decoded[key] = model;
         return model;
     } catch (const std::exception& e) {

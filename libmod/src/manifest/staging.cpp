@@ -53,7 +53,8 @@ void Stage::add(const fs::path& destination, ByteView data) {
 
     items_.push_back(std::make_unique<PendingOutput>(destination, inputs_));
     destinations_.push_back(destination);
-    items_.back()->write(data);
+    if (data.size() >= sparse_output_min) items_.back()->write_sparse(data);  // same bytes, zero blocks as holes
+    else items_.back()->write(data);
 }
 
 void Stage::commit() {

@@ -52,7 +52,10 @@ std::uint32_t total_size_after_repack(std::uint32_t original_total, std::uint32_
     return total_size_u6(new_end) + excess;
 }
 
-Archive parse_archive(const ByteReader& in) {
+namespace {
+
+// Everything but the region's bytes.
+Archive parse_archive_table(const ByteReader& in) {
     ByteReader r = in.with_endian(Endian::big).with_path(in.path().empty() ? "archive" : in.path());
     Archive a;
     a.file = r.file();
@@ -84,8 +87,26 @@ Archive parse_archive(const ByteReader& in) {
                                           hex(previous_end) + "); entries must follow each other in order");
         previous_end = std::uint64_t(d.offset) + d.size;
     }
-    auto bytes = r.data();
+    return a;
+}
+
+}  // namespace
+
+Archive parse_archive(const ByteReader& in) {
+    Archive a = parse_archive_table(in);
+    const auto bytes = in.data();
     a.region.assign(bytes.begin(), bytes.end());
+    return a;
+}
+
+Archive parse_archive(Bytes&& region, std::string file, std::uint64_t base) {
+    Archive a;
+    {
+        const ByteReader r(region, Endian::big, file);
+        a = parse_archive_table(r);
+    }
+    a.base = base;
+    a.region = std::move(region);
     return a;
 }
 

@@ -53,6 +53,37 @@ Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start, std::uint32
     return read_archive(rom.z64, rom.file, rom_start, region_end);
 }
 
+Archive read_rom_archive(const fs::path& path, n64::ByteOrder* order, std::uint32_t rom_start, std::uint32_t region_end) {
+    const auto whole = [&] {
+        const StadiumRom rom = load_rom(path);
+        if (order) *order = rom.order;
+        return read_archive(rom, rom_start, region_end);
+    };
+    const std::string file = path.string();
+    std::uint64_t size = 0;
+    const Bytes boot = read_file_part(path, 0, 0x1000, size);
+    bool z64 = false;
+    if (size % 4 == 0 && boot.size() == 0x1000 && size >= std::uint64_t(rom_start) + archive_header_size &&
+        region_end > rom_start) {
+        try {
+            z64 = n64::detect_order(ByteReader(boot, Endian::big, file, "rom")) == n64::ByteOrder::z64;
+        } catch (const Error&) {
+            // not an N64 image: load_rom below gives the message
+        }
+    }
+    if (!z64) return whole();
+    std::uint64_t again = 0;
+    Bytes region = read_file_part(path, rom_start, region_end - rom_start, again);
+    if (again != size) return whole();  // changed meanwhile
+    try {
+        Archive a = parse_archive(std::move(region), file, rom_start);
+        if (order) *order = n64::ByteOrder::z64;
+        return a;
+    } catch (const Error&) {
+        return whole();  // the error with its file offset
+    }
+}
+
 Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked, std::uint32_t rom_start) {
     const std::uint64_t region_end = std::uint64_t(rom_start) + repacked.region.size();
     if (region_end > rom.z64.size())

@@ -30,6 +30,15 @@ Bytes read_file(const std::filesystem::path& path, std::uint64_t max_size = defa
 // The same into a PageBuffer (no zero-filling pass, huge pages): for files of megabytes that are
 // only read, such as the source of a patch.
 PageBuffer read_file_pages(const std::filesystem::path& path, std::uint64_t max_size = default_max_input);
+// The bytes [offset, offset + length) of a file, fewer where the file ends first (none when it
+// ends before `offset`); `file_size` receives its size. Errors as read_file (the file's size,
+// not the part's, is held to max_size).
+Bytes read_file_part(const std::filesystem::path& path, std::uint64_t offset, std::uint64_t length,
+                     std::uint64_t& file_size, std::uint64_t max_size = default_max_input);
+
+// Outputs of at least this many bytes are written by write_file_atomic (and apply's staging)
+// with PendingOutput::write_sparse: the same bytes, their 4 KiB zero blocks left as holes.
+inline constexpr std::size_t sparse_output_min = 1u << 20;
 
 // Write `data` to `path` atomically. Throws conflict when `path` is one of `inputs` (same
 // file, even through another name; an input that is a folder counts every file below it), io

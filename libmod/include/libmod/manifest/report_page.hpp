@@ -36,6 +36,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,8 +46,10 @@ namespace mod::manifest {
 struct ReportPageOptions {
     std::filesystem::path base_dir;  // where relative report paths are looked up (empty: cwd)
     // Files already in memory, by the path exactly as the report writes it (apply hands over
-    // the outputs it is about to write); nullopt: read from disk.
-    std::function<std::optional<Bytes>(const std::string& path)> read;
+    // the base files and the outputs it is about to write, without a copy: the bytes must live
+    // until report_page returns); null: read from disk. Bytes handed over are the ones the
+    // report describes (their SHA-1 is not checked again).
+    std::function<std::shared_ptr<const Bytes>(const std::string& path)> read;
     // Files read from disk must lie inside base_dir (the current folder when empty): a path
     // (absolute, or relative to base_dir) that resolves outside it, by "..", or through a
     // symbolic link, is not read (the page notes it), so a crafted report.json cannot embed any

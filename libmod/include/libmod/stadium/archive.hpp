@@ -83,6 +83,10 @@ struct Archive {
 // not 16-aligned, non-zero cache words and a total_size that disagrees with hypothesis U6 are
 // reported by audit_archive, not rejected. Errors name `archive[i]`.
 Archive parse_archive(const ByteReader& region);
+// The same, keeping `region` itself as Archive::region (moved in, no copy); `file` and `base`
+// (where the region starts in the file) are what messages name. For a region just built, such
+// as RepackResult::region.
+Archive parse_archive(Bytes&& region, std::string file, std::uint64_t base);
 
 // Hypothesis U6 (one place): total_size = ALIGN16(end of the last entry's data), relative to
 // the archive start. `audit_archive` says when a real archive disagrees.

@@ -32,6 +32,15 @@ Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start = model_arch
 Archive read_archive(ByteView z64, const std::string& file, std::uint32_t rom_start = model_archive_rom,
                      std::uint32_t region_end = model_archive_rom_end);
 
+// The archive of the ROM file at `path`, for commands that read only the archive (list, show,
+// animations): a z64 image is not read whole, only its boot area (the byte order) and the
+// archive region, read straight into Archive::region. Any other image (v64, n64, a size that is
+// not a multiple of 4, too short) is read as load_rom + read_archive do, with the same errors:
+// the result and the messages are those of read_archive(load_rom(path)). `order`, when not
+// null, receives the image's byte order.
+Archive read_rom_archive(const std::filesystem::path& path, n64::ByteOrder* order = nullptr,
+                         std::uint32_t rom_start = model_archive_rom, std::uint32_t region_end = model_archive_rom_end);
+
 // The ROM with the archive region replaced (same size), converted back to `rom.order`.
 Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked,
                     std::uint32_t rom_start = model_archive_rom);

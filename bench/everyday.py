@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The everyday Stadium commands against the programs that set their floor (issue 31).
+
+What a user runs most is `apply` of a small mod and the listing commands, on a 32 MiB ROM. Each
+is measured as whole processes (CPU = user + system from wait4, wall, peak RSS), alternating with
+its floor, median of the rounds, and printed as a ratio:
+
+  apply (no patch, no report)   vs  cp ROM OUT                (writing a 32 MiB image)
+  apply (BPS + report)          vs  Flips creating the same BPS alone (the peer a user would pick)
+  apply --dry-run               vs  sha1sum ROM               (reading and hashing it)
+  stadium list / stadium show   vs  cat ROM > /dev/null       (reading it)
+  modkit demo                   wall time of one run (goal: 5 s on 2 idle cores)
+
+The mod is examples/stadium-recolour (four palette/texture edits), set up by `modkit demo` in a
+temporary folder. Output bytes are compared with the demo's own output (same mod, same bytes).
+The load average is printed before and after: compare ratios within one run.
+
+Usage:
+  bench/everyday.py --modkit BUILD/modkit [--flips /work/peers/flips/flips-bps] [--rounds 5]
+(Flips: how to build the peer is in bench/bps_vs_flips.py; without it that line is skipped.)
+"""
+import argparse
+import os
+import pathlib
+import statistics
+import subprocess
+import tempfile
+import time
+
+
+def load():
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def run_one(argv, cwd=None, stdout=os.devnull):
+    """(cpu s, wall s, peak RSS KiB) of one process; raises when it fails."""
+    t = time.perf_counter()
+    actions = [(os.POSIX_SPAWN_OPEN, 1, stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+    old = os.getcwd()
+    if cwd:
+        os.chdir(cwd)
+    try:
+        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+    finally:
+        os.chdir(old)
+    _, status, ru = os.wait4(pid, 0)
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit("failed: " + " ".join(map(str, argv)))
+    return ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss
+
+
+def compare(title, a, b, rounds, cwd):
+    """a, b: (name, argv). Alternates them; prints medians and the median per-round ratio."""
+    runs = {a[0]: [], b[0]: []}
+    for k in range(rounds):
+        for name, argv in ([a, b] if k % 2 == 0 else [b, a]):
+            runs[name].append(run_one(argv, cwd))
+    print(title)
+    for name, rs in runs.items():
+        print(f"  {name:28s} cpu {statistics.median(r[0] for r in rs) * 1e3:8.1f} ms   wall "
+              f"{statistics.median(r[1] for r in rs) * 1e3:8.1f} ms   peak RSS {statistics.median(r[2] for r in rs) / 1024:6.1f} MiB")
+    rc = statistics.median(x[0] / max(y[0], 1e-4) for x, y in zip(runs[a[0]], runs[b[0]]))
+    rw = statistics.median(x[1] / max(y[1], 1e-4) for x, y in zip(runs[a[0]], runs[b[0]]))
+    print(f"  ratio {a[0]} / {b[0]}: cpu {rc:.2f}x   wall {rw:.2f}x")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--modkit", required=True)
+    p.add_argument("--flips")
+    p.add_argument("--rounds", type=int, default=5)
+    a = p.parse_args()
+    modkit = str(pathlib.Path(a.modkit).resolve())
+    print("load before:", load())
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        cpu, wall, rss = run_one([modkit, "demo", str(tmp / "demo"), "-q"])
+        print(f"modkit demo: wall {wall:.2f} s, cpu {cpu:.2f} s, peak RSS {rss / 1024:.1f} MiB (goal: wall <= 5 s)")
+        ex = tmp / "demo" / "examples" / "stadium-recolour"
+        rom = "base/stadium/pokemon_stadium_sample.z64"
+        expected = (ex / "patched-stadium-recolour.z64").read_bytes()
+        full = (ex / "mod.json").read_text()
+        bare = full.replace('"patches": ["bps"], "report": "out/report" ', "").replace(', }', ' }')
+        assert bare != full, "the example's outputs line changed: update this script"
+        (ex / "bare.json").write_text(bare)
+        run_one([modkit, "apply", "bare.json", "-q"], ex)
+        assert (ex / "out" / "stadium-recolour.z64").read_bytes() == expected, "apply's output differs"
+        compare("apply, no patch and no report (goal <= 5x cp)",
+                ("modkit apply", [modkit, "apply", "bare.json", "-q"]), ("cp", ["cp", rom, "copy.z64"]), a.rounds, ex)
+        if a.flips:
+            run_one([modkit, "apply", "mod.json", "-q"], ex)
+            out = "out/stadium-recolour.z64"
+            compare("apply with BPS and report (goal <= 0.5x Flips' BPS alone; peak RSS <= 96 MiB)",
+                    ("modkit apply", [modkit, "apply", "mod.json", "-q"]),
+                    ("flips create", [a.flips, "create", rom, out, "flips.bps"]), a.rounds, ex)
+            bps = (ex / "out" / "stadium-recolour.z64.bps")
+            if bps.exists():
+                print(f"  patch bytes: modkit {bps.stat().st_size}, Flips {(ex / 'flips.bps').stat().st_size}")
+        compare("apply --dry-run (goal <= 1.5x sha1sum)",
+                ("modkit apply --dry-run", [modkit, "apply", "--dry-run", "mod.json", "-q"]),
+                ("sha1sum", ["sha1sum", rom]), a.rounds, ex)
+        compare("stadium list (goal <= 3x cat)", ("modkit stadium list", [modkit, "stadium", "list", rom]),
+                ("cat", ["cat", rom]), a.rounds, ex)
+        compare("stadium show 1 (goal <= 3x cat)", ("modkit stadium show", [modkit, "stadium", "show", rom, "1"]),
+                ("cat", ["cat", rom]), a.rounds, ex)
+    print("load after:", load())
+
+
+if __name__ == "__main__":
+    main()
