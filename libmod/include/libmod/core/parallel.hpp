@@ -1,6 +1,6 @@
 #pragma once
 // Deterministic parallel map: result[i] = fn(i) for i in [0, count), computed on up to
-// `threads` threads (0 = hardware concurrency). Results land by index, so the output is the
+// `threads` threads (0 = the idle cores, idle_cores()). Results land by index, so the output is the
 // same whatever the thread count. If any call throws, the exception of the lowest failing
 // index is rethrown after all threads stop (also deterministic).
 
@@ -15,6 +15,13 @@
 
 namespace mod {
 
+// The cores not busy with other tasks when first asked (hardware concurrency minus the
+// machine's other runnable tasks, Linux /proc/stat; at least 1; all cores where it cannot be
+// read). What `-j` defaults to (issue 31: with one core kept busy by another process, all
+// cores ran 0.75–0.91x the speed of one). Computed once per process.
+unsigned idle_cores() noexcept;
+
+// `requested` threads (0: idle_cores()), at most one per work item, at least one.
 unsigned resolve_thread_count(unsigned requested, std::size_t work_items) noexcept;
 
 template <class Fn>
