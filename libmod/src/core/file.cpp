@@ -322,10 +322,12 @@ std::vector<fs::path> clean_stale_temporaries(std::span<const fs::path> folders)
 }
 
 namespace {
-// Opens `path`, checks it is a regular file of at most max_size bytes, makes the buffer with
-// make(size) and reads the whole file into it.
+// Opens `path`, checks it is a regular file of at most max_size bytes (its size into
+// `file_size`), makes the buffer with make(n) for the part [offset, offset + length) that the
+// file holds, and reads that part into it.
 template <class Buffer, class Make>
-Buffer read_whole(const fs::path& path, std::uint64_t max_size, Make make) {
+Buffer read_part(const fs::path& path, std::uint64_t offset, std::uint64_t length, std::uint64_t max_size,
+                 std::uint64_t& file_size, Make make) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(ErrorKind::io, "cannot open for reading: " + errno_text(), path.string());
     FdCloser closer{fd};
@@ -337,52 +339,13 @@ Buffer read_whole(const fs::path& path, std::uint64_t max_size, Make make) {
         throw Error(ErrorKind::io,
                     std::string("cannot read the size: ") + (S_ISDIR(info.st_mode) ? "Is a directory" : "Operation not supported"),
                     path.string());
-    const auto size = static_cast<std::uint64_t>(info.st_size);
-    if (size > max_size)
-        throw Error(ErrorKind::limit,
-                    "file is " + std::to_string(size) + " bytes, above the limit of " +
-                        std::to_string(max_size),
-                    path.string());
-    Buffer data = make(static_cast<std::size_t>(size));
-    std::size_t done = 0;
-    while (done < data.size()) {
-        auto got = ::read(fd, data.data() + done, data.size() - done);
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            throw Error(ErrorKind::io, "read failed: " + errno_text(), path.string(), done);
-        }
-        if (got == 0) throw Error(ErrorKind::io, "file shrank while reading", path.string(), done);
-        done += static_cast<std::size_t>(got);
-    }
-    return data;
-}
-}  // namespace
-
-Bytes read_file(const fs::path& path, std::uint64_t max_size) {
-    return read_whole<Bytes>(path, max_size, [](std::size_t n) { return Bytes(n); });
-}
-
-PageBuffer read_file_pages(const fs::path& path, std::uint64_t max_size) {
-    return read_whole<PageBuffer>(path, max_size, [](std::size_t n) { return PageBuffer(n); });
-}
-
-Bytes read_file_part(const fs::path& path, std::uint64_t offset, std::uint64_t length, std::uint64_t& file_size,
-                     std::uint64_t max_size) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error(ErrorKind::io, "cannot open for reading: " + errno_text(), path.string());
-    FdCloser closer{fd};
-    struct stat info {};
-    if (::fstat(fd, &info) != 0) throw Error(ErrorKind::io, "cannot read the size: " + errno_text(), path.string());
-    if (!S_ISREG(info.st_mode))
-        throw Error(ErrorKind::io,
-                    std::string("cannot read the size: ") + (S_ISDIR(info.st_mode) ? "Is a directory" : "Operation not supported"),
-                    path.string());
     file_size = static_cast<std::uint64_t>(info.st_size);
     if (file_size > max_size)
-        throw Error(ErrorKind::limit, "file is " + std::to_string(file_size) + " bytes, above the limit of " + std::to_string(max_size),
+        throw Error(ErrorKind::limit,
+                    "file is " + std::to_string(file_size) + " bytes, above the limit of " + std::to_string(max_size),
                     path.string());
-    const std::uint64_t end = offset >= file_size ? offset : std::min(file_size, offset + std::min(length, file_size - offset));
-    Bytes data(static_cast<std::size_t>(end - offset));
+    const std::uint64_t n = offset >= file_size ? 0 : std::min(length, file_size - offset);
+    Buffer data = make(static_cast<std::size_t>(n));
     std::size_t done = 0;
     while (done < data.size()) {
         auto got = ::pread(fd, data.data() + done, data.size() - done, static_cast<off_t>(offset + done));
@@ -394,6 +357,25 @@ Bytes read_file_part(const fs::path& path, std::uint64_t offset, std::uint64_t l
         done += static_cast<std::size_t>(got);
     }
     return data;
+}
+
+Bytes make_bytes(std::size_t n) { return Bytes(n); }
+PageBuffer make_pages(std::size_t n) { return PageBuffer(n); }
+}  // namespace
+
+Bytes read_file(const fs::path& path, std::uint64_t max_size) {
+    std::uint64_t size = 0;
+    return read_part<Bytes>(path, 0, UINT64_MAX, max_size, size, make_bytes);
+}
+
+PageBuffer read_file_pages(const fs::path& path, std::uint64_t max_size) {
+    std::uint64_t size = 0;
+    return read_part<PageBuffer>(path, 0, UINT64_MAX, max_size, size, make_pages);
+}
+
+Bytes read_file_part(const fs::path& path, std::uint64_t offset, std::uint64_t length, std::uint64_t& file_size,
+                     std::uint64_t max_size) {
+    return read_part<Bytes>(path, offset, length, max_size, file_size, make_bytes);
 }
 
 void ensure_distinct_output(const fs::path& output, std::span<const fs::path> inputs) {
