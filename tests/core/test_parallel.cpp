@@ -44,8 +44,6 @@ BOOST_AUTO_TEST_CASE(thread_count_resolution) {
     BOOST_TEST(resolve_thread_count(0, 100) >= 1u);
 }
 
-BOOST_AUTO_TEST_SUITE_END()
-
 BOOST_AUTO_TEST_CASE(default_threads_are_the_idle_cores) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     BOOST_TEST(mod::idle_cores() >= 1u);
@@ -53,3 +51,5 @@ BOOST_AUTO_TEST_CASE(default_threads_are_the_idle_cores) {
     BOOST_TEST(mod::resolve_thread_count(0, 1000) == mod::idle_cores());
     BOOST_TEST(mod::idle_cores() == mod::idle_cores());  // decided once
 }
+
+BOOST_AUTO_TEST_SUITE_END()
