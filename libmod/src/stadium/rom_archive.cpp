@@ -61,9 +61,9 @@ Archive read_rom_archive(const fs::path& path, n64::ByteOrder* order, std::uint3
     };
     const std::string file = path.string();
     std::uint64_t size = 0;
-    const Bytes boot = read_file_part(path, 0, 0x1000, size);
+    const Bytes boot = read_file_part(path, 0, n64::boot_area_size, size);
     bool z64 = false;
-    if (size % 4 == 0 && boot.size() == 0x1000 && size >= std::uint64_t(rom_start) + archive_header_size &&
+    if (size % 4 == 0 && boot.size() == n64::boot_area_size && size >= std::uint64_t(rom_start) + archive_header_size &&
         region_end > rom_start) {
         try {
             z64 = n64::detect_order(ByteReader(boot, Endian::big, file, "rom")) == n64::ByteOrder::z64;
