@@ -148,9 +148,14 @@ BOOST_AUTO_TEST_CASE(export_and_reweight_round_trip) {
         BOOST_TEST(m["matched"].GetUint() == m["positions"].GetUint());
         BOOST_TEST(m["unmatched"].Size() == 0u);
         BOOST_TEST(m["findings"].Size() == 0u);
+        // Issue 30 item 4: the export's n/255 weights are the stored ones, quantised: kept.
+        BOOST_TEST(m["unchanged"].GetUint() == m["positions"].GetUint());
+        BOOST_TEST(m["normalised"].GetUint() == 0u);
     }
     r = modtest::run_cli({"totem", "verify", out.string(), "--json"});
     BOOST_TEST(r.exit_code == 0);
+    // An unedited round trip is a no-op, byte for byte (it rewrote 820 bytes before).
+    BOOST_TEST((mod::read_file(out) == mod::read_file(s.dgc)));
 }
 
 // Issue 16: a model in another unit matched 0 positions, left the SKIN as it was and exited 0;

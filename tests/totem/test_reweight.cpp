@@ -117,6 +117,36 @@ BOOST_AUTO_TEST_CASE(stored_weights_sum_to_one_per_position) {
     BOOST_TEST((after.sections[0].subsections[0].vertices[2] == w(2, 0.3f)));  // bits kept
 }
 
+// Issue 30 item 4: reweighting from an unedited export rewrote every weight as n/255 (820
+// bytes of the sample). Positions whose weights quantise as the stored ones keep them.
+BOOST_AUTO_TEST_CASE(weights_an_export_gives_back_keep_the_stored_entries) {
+    const Skin before = fixture_skin();
+    // Stored: v0 A 1; v1 A 1; v2 A 0.5 B 0.5; v3 B 1. An export quantises v2 to 128/127 (the
+    // tie's extra unit goes to the first group: weight descending, then section order).
+    const std::vector<WeightSourceVertex> exported = {
+        src(0, 0, 0, {{"BONE_A", 1.0f}}),
+        src(1, 1, -1, {{"BONE_A", 1.0f}}),
+        src(2, 0, -2, {{"BONE_A", 128 / 255.0f}, {"BONE_B", 127 / 255.0f}}),
+        src(3, 1, -3, {{"BONE_B", 1.0f}}),
+    };
+    ReweightReport report;
+    const Skin after = reweight_skin(before, name_id("MESH_A"), fixture_mesh(), exported, {}, &report);
+    BOOST_TEST(report.matched == 4u);
+    BOOST_TEST(report.unchanged == 4u);
+    BOOST_TEST(report.normals_rewritten == 0u);
+    BOOST_TEST((after == before));
+    BOOST_TEST((encode_skin(after, Endian::big) == encode_skin(before, Endian::big)));
+
+    // One unit moved from A to B on v2 is an edit: v2 is rewritten, the rest stay.
+    auto edited = exported;
+    edited[2].weights = {{"BONE_A", 127 / 255.0f}, {"BONE_B", 128 / 255.0f}};
+    const Skin changed = reweight_skin(before, name_id("MESH_A"), fixture_mesh(), edited, {}, &report);
+    BOOST_TEST(report.unchanged == 3u);
+    BOOST_TEST((changed.sections[0].subsections[0].vertices ==
+                std::vector<SkinWeight>{w(0, 1), w(1, 1), w(2, 127 / 255.0f)}));
+    BOOST_TEST((changed.sections[1].subsections[0].vertices == std::vector<SkinWeight>{w(2, 128 / 255.0f), w(3, 1)}));
+}
+
 // Issue 16: 0 matched positions left the SKIN as it was and exited 0.
 BOOST_AUTO_TEST_CASE(no_matched_position_is_an_error_naming_the_fix) {
     std::vector<WeightSourceVertex> source;  // the MESH 100x larger and moved: a unit mistake

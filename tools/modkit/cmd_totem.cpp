@@ -657,7 +657,7 @@ int totem_reweight(const po::variables_map& vm, const Global& g) {
             j.begin_object().field("mesh", name).field("positions", std::uint64_t(r.mesh_positions))
                 .field("matched", std::uint64_t(r.matched)).field("conflicting", std::uint64_t(r.conflicting))
                 .field("normals_rewritten", std::uint64_t(r.normals_rewritten)).field("normals_kept", std::uint64_t(r.normals_kept))
-                .field("normalised", std::uint64_t(r.normalised))
+                .field("normalised", std::uint64_t(r.normalised)).field("unchanged", std::uint64_t(r.unchanged))
                 .key("unmatched").begin_array();
             for (auto v : r.unmatched) j.value(v);
             j.end_array().key("unknown_groups").begin_array();

@@ -254,7 +254,8 @@ void apply_skin_reweight(EditEnv& env, ReportOut& r) {
         o.AddMember("mesh", r.str(name), r.a).AddMember("positions", std::uint64_t(m.mesh_positions), r.a)
             .AddMember("matched", std::uint64_t(m.matched), r.a).AddMember("conflicting", std::uint64_t(m.conflicting), r.a)
             .AddMember("normals_rewritten", std::uint64_t(m.normals_rewritten), r.a)
-            .AddMember("normals_kept", std::uint64_t(m.normals_kept), r.a);
+            .AddMember("normals_kept", std::uint64_t(m.normals_kept), r.a)
+            .AddMember("normalised", std::uint64_t(m.normalised), r.a).AddMember("unchanged", std::uint64_t(m.unchanged), r.a);
         for (auto v : m.unmatched) unmatched.PushBack(v, r.a);
         for (const auto& s : m.unknown_groups) unknown.PushBack(r.str(s), r.a);
         for (const auto& s : m.groups_without_subsection) without.PushBack(r.str(s), r.a);
@@ -270,7 +271,6 @@ void apply_skin_reweight(EditEnv& env, ReportOut& r) {
         o.AddMember("unmatched", unmatched, r.a).AddMember("unknown_groups", unknown, r.a)
             .AddMember("groups_without_subsection", without, r.a).AddMember("findings", findings, r.a);
         meshes.PushBack(o, r.a);
-        o.AddMember("normalised", std::uint64_t(m.normalised), r.a);
         const std::string where = "SKIN " + label + ", MESH " + name + ": ";
         if (auto partial = partial_match_warning(m); !partial.empty())
             r.warn(where + partial + " (\"tolerance\", \"units\", \"scale\", \"axis\")");

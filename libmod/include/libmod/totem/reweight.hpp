@@ -16,7 +16,10 @@
 // would be left unweighted); a group that had entries and would have none; a result with
 // mismatches check_skin did not find in the input (what `totem verify` flags).
 // A matched position's weights are normalised to sum 1 over the groups that are stored (a
-// source sum within 1e-5 of 1 is kept as it is, so an unchanged round trip stays exact).
+// source sum within 1e-5 of 1 is kept as it is). A matched position whose new weights
+// quantise (scene::quantise_influences, as every export does) to the same bytes as its stored
+// weights keeps its stored entries untouched (ReweightReport::unchanged): reweighting from an
+// unedited export is a no-op, byte for byte.
 
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/skin.hpp"
@@ -60,6 +63,10 @@ struct ReweightReport {
     std::size_t normals_rewritten = 0;
     std::size_t normals_kept = 0;
     std::size_t normalised = 0;                  // matched positions whose stored weights were rescaled to sum 1
+    // Matched positions whose new weights export to the bytes their stored ones export to (one
+    // scene::quantise_influences step apart, e.g. an unedited export read back): their stored
+    // entries are kept as they are, so an unchanged round trip writes the SKIN it read.
+    std::size_t unchanged = 0;
     std::vector<Finding> findings;               // check_skin's mismatches on the result (only ones the input had)
 };
 
