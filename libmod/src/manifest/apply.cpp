@@ -389,6 +389,7 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
         b.results.push_back(std::move(er));
         progress.advance();
     }
+    find_shadowed_edits(b);
     b.timings.emplace_back("edits", std::chrono::duration<double, std::milli>(clock::now() - t2).count());
     if (options.dry_run) {
         ApplyResult result;

@@ -36,6 +36,8 @@ struct EditResult {
     rapidjson::Value report;
     std::vector<std::string> warnings;
     double ms = 0;
+    // Later edits that made part of this one invisible (shadows.cpp): (edit index, what).
+    std::vector<std::pair<std::size_t, std::string>> shadowed_by;
 };
 
 struct Build {
@@ -48,6 +50,17 @@ struct Build {
     std::vector<EditResult> results;                                 // one per executed edit
     std::vector<std::pair<std::string, double>> timings;
 };
+
+// Edits a later edit overrode or cut off, found from the executed edits' results (issue 30
+// item 3): each shadowed edit gets shadowed_by entries and a warning ending with the fix; the
+// shadowing edit gets a warning naming it. Rules (doc/manifest.md "Edits that shadow others"):
+//   * stadium: a palette edit that coloured texture T, then a texture.replace of T that forked
+//     T onto a palette of its own (the palette edit no longer reaches T; said too when the
+//     edited palette is drawn by nothing at the end);
+//   * totemtech: a palette edit of a BITMAP, then a texture.replace of the BITMAP that rewrote
+//     some of the slots it set (its colours there are gone).
+// Conflicts (two exclusive claims of one slot) are refused at plan time and never get here.
+void find_shadowed_edits(Build& b);
 
 Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& options);
 EditEnv env_for(Build& b, const Manifest& m, std::size_t manifest_index, const EditDecl& e, unsigned threads);

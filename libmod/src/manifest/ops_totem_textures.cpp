@@ -189,6 +189,18 @@ void apply_texture_replace(EditEnv& env, ReportOut& r) {
     r.set("bitmap", o.label()).set("format", bitmap_format_name(t.after.layout, t.after.format))
         .set("mode", t.report.mode).set("width", std::uint64_t(t.after.width)).set("height", std::uint64_t(t.after.height))
         .set("mean_delta_e", t.report.mean_delta_e).set("max_delta_e", t.report.max_delta_e);
+    // The palette slots the replace rewrote: an earlier palette edit of them is overridden
+    // (shadows.cpp says so).
+    rapidjson::Value rewritten(rapidjson::kArrayType);
+    const std::size_t entry = palette_entry_size(t.before.layout, t.before.palette_format);
+    if (entry && t.before.palette_format == t.after.palette_format)
+        for (std::size_t s = 0; s * entry < t.after.palette.size(); ++s) {
+            const bool same = (s + 1) * entry <= t.before.palette.size() &&
+                              std::equal(t.after.palette.begin() + long(s * entry), t.after.palette.begin() + long((s + 1) * entry),
+                                         t.before.palette.begin() + long(s * entry));
+            if (!same) rewritten.PushBack(std::uint64_t(s), r.a);
+        }
+    r.set("palette_slots_rewritten", std::move(rewritten));
     for (const auto& w : t.report.warnings) r.warn("BITMAP " + env.text("bitmap") + ": " + w);
     commit(env, o, t.payload, r);
 }

@@ -210,6 +210,15 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             result.warnings.push_back(p.id + ": " + x);
         }
         o.AddMember("warnings", w, a);
+        if (!r.shadowed_by.empty()) {
+            Value sh(rapidjson::kArrayType);
+            for (const auto& [by, what] : r.shadowed_by) {
+                Value x(rapidjson::kObjectType);
+                x.AddMember("edit", str(a, b.plan.edits[by].id), a).AddMember("what", str(a, what), a);
+                sh.PushBack(x, a);
+            }
+            o.AddMember("shadowed_by", sh, a);
+        }
         result.timings.emplace_back("edit " + p.id, r.ms);
         edits.PushBack(o, a);
     }

@@ -32,6 +32,8 @@ td.num { text-align: right; font-family: monospace; white-space: nowrap; }
 .edit { background: #fff; border: 1px solid #ccc; padding: 8px 12px; margin: 12px 0; }
 .edit h2 { margin-top: 4px; }
 .edit-warn { color: #8a5a00; font-weight: bold; }
+.edit-shadowed { background: #fde2e1; border-left: 6px solid #c0392b; padding: 6px 10px; }
+.badge-shadowed { background: #c0392b; color: #fff; font-size: 0.6em; padding: 2px 6px; border-radius: 4px; vertical-align: middle; }
 .note { color: #666; font-style: italic; }
 .pic { image-rendering: pixelated; border: 1px solid #999; display: block; }
 figure { display: inline-block; margin: 0 12px 8px 0; vertical-align: top; }
@@ -142,11 +144,17 @@ void result_table(std::string& html, const Json& result, bool open) {
 void edit_section(Section& s, const Json& edit, std::size_t index) {
     s.anchor = edit_anchor(index);
     const std::string op = text_of(edit, "op"), id = text_of(edit, "id");
+    const Json* shadowed = member(edit, "shadowed_by");
+    const bool overridden = shadowed && shadowed->IsArray() && !shadowed->Empty();
     s.html += "<div class=\"edit\" id=\"" + edit_anchor(index) + "\">\n<h2>" + esc(id) + " <span class=\"mono\">[" + esc(op) +
-              "]</span></h2>\n<p>" + esc(text_of(edit, "summary")) + "<br><span class=\"note\">" +
+              "]</span>" + (overridden ? " <span class=\"badge-shadowed\">overridden</span>" : "") + "</h2>\n<p>" + esc(text_of(edit, "summary")) + "<br><span class=\"note\">" +
               esc(text_of(edit, "manifest")) + ":" + std::to_string(u64_of(edit, "line").value_or(0)) + ":" +
               std::to_string(u64_of(edit, "column").value_or(0)) + ", input " + esc(text_of(edit, "input")) + " (" +
               esc(Files::input_of(edit)) + ")</span></p>\n";
+    if (overridden)
+        for (const auto& x : shadowed->GetArray())
+            s.html += "<p class=\"edit-shadowed\"><strong>overridden by edit " + esc(text_of(x, "edit")) + ":</strong> " +
+                      esc(text_of(x, "what")) + "</p>\n";
     if (const Json* w = member(edit, "warnings"); w && w->IsArray())
         for (const auto& x : w->GetArray())
             if (x.IsString()) s.html += "<p class=\"edit-warn\">warning: " + esc(x.GetString()) + "</p>\n";
