@@ -73,6 +73,38 @@ BOOST_AUTO_TEST_CASE(cli_and_manifest_write_the_same_rom) {
     r = modtest::run_cli({"apply", (dir / "mod.json").string()});
     BOOST_TEST_REQUIRE(r.exit_code == 0, r.err + r.out);
     BOOST_TEST((modtest::read(dir / "m.z64") == cli_rom));
+    // The glb is animation 0's own poses: nothing to write (issue 30 item 4).
+    BOOST_TEST(r.out.find("\"unchanged\"") == std::string::npos);  // apply prints no result fields
+    BOOST_TEST((cli_rom == modtest::read(stadiumtest::sample_rom())));
+}
+
+// Issue 30 item 4 through the real exporter: `stadium export --animations`, then every packed
+// skeletal animation replaced from that file unedited gives the input ROM back, byte for byte.
+BOOST_AUTO_TEST_CASE(an_unedited_export_replaces_to_the_same_rom) {
+    modtest::TempDir dir;
+    const stadiumtest::SampleRom sr;
+    const std::string rom = stadiumtest::sample_rom().string();
+    const Bytes input = modtest::read(stadiumtest::sample_rom());
+    std::size_t checked = 0;
+    for (std::size_t e = 0; e < sr.archive.entries.size() && checked < 6; ++e) {
+        if (!decode_entry(sr.archive, e).is_fragment) continue;
+        const auto anims = read_animations(read_archive_model(sr.archive, e));
+        if (anims.skeletal.empty()) continue;
+        const fs::path glb = dir / ("m" + std::to_string(e) + ".glb");
+        auto r = modtest::run_cli({"stadium", "export", rom, std::to_string(e), glb.string(), "--animations"});
+        BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+        for (const auto& a : anims.skeletal) {
+            if (a.hermite()) continue;  // sampled through the exporter's decomposition: re-encoded
+            const fs::path out = dir / "out.z64";
+            r = modtest::run_cli({"stadium", "animation", "replace", rom, std::to_string(e), std::to_string(a.index), glb.string(),
+                                  out.string(), "--json"});
+            BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+            BOOST_TEST(r.out.find("\"unchanged\": true") != std::string::npos, r.out);
+            BOOST_TEST((modtest::read(out) == input), "entry " << e << " animation " << a.index);
+            ++checked;
+        }
+    }
+    BOOST_TEST(checked >= 3u);
 }
 
 BOOST_AUTO_TEST_CASE(refusals_exit_codes_and_nothing_written) {

@@ -306,7 +306,7 @@ BOOST_AUTO_TEST_CASE(shared_header_gets_a_new_one) {
 // (exactly for packed originals), and every other animation and entry stays byte-identical.
 BOOST_AUTO_TEST_CASE(sample_rom_round_trip) {
     const stadiumtest::SampleRom r;
-    std::size_t replaced = 0, frames_checked = 0, same_angles = 0;
+    std::size_t replaced = 0, frames_checked = 0, same_angles = 0, kept = 0;
     for (std::size_t e = 0; e < r.archive.entries.size(); ++e) {
         if (!decode_entry(r.archive, e).is_fragment) continue;
         const Model m = read_archive_model(r.archive, e);
@@ -319,6 +319,28 @@ BOOST_AUTO_TEST_CASE(sample_rom_round_trip) {
             o.camera_bones_as_trs = true;
             const RomAnimationReplace out = replace_animation_in_rom(r.rom, r.archive, e, old.index, glb, "round.glb", o);
             ++replaced;
+            // Issue 30 item 4: an original given back unedited (its own sampled poses, Hermite
+            // ones' fractional values included) is kept as it is, byte for byte.
+            {
+                BOOST_TEST_REQUIRE(out.report.unchanged);
+                BOOST_TEST_REQUIRE((out.rom == r.rom.z64));
+                BOOST_TEST(out.report.bytes_added == 0u);
+                ++kept;
+                // One quantisation step more on one key is an edit: written.
+                auto edited = animtest::anim_of(m, old, "animation" + std::to_string(old.index));
+                std::string carrier;  // the first bone of a bound channel carries it
+                for (std::size_t b = 0; b < m.bones.size() && carrier.empty(); ++b)
+                    if (old.binds(m.bones[b].channel)) carrier = animtest::bone_names(m)[b];
+                BOOST_TEST_REQUIRE(!carrier.empty());
+                std::size_t edits = 0;
+                for (auto& t : edited.tracks)
+                    if (t.node == carrier && t.path == "translation") t.values[0] += 1.0f, ++edits;
+                BOOST_TEST_REQUIRE(edits == 1u, "carrier " << carrier << " model " << e << " anim " << old.index);
+                const RomAnimationReplace moved = replace_animation_in_rom(
+                    r.rom, r.archive, e, old.index, animtest::make_glb(animtest::bone_names(m), {edited}), "edited.glb", o);
+                BOOST_TEST_REQUIRE(!moved.report.unchanged);
+                BOOST_TEST_REQUIRE(!(moved.rom == r.rom.z64));
+            }
             const StadiumRom rom2 = load_rom_bytes(out.rom, "out.z64");
             const Archive archive2 = read_archive(rom2);
             for (std::size_t k = 0; k < r.archive.entries.size(); ++k)
@@ -360,6 +382,7 @@ BOOST_AUTO_TEST_CASE(sample_rom_round_trip) {
     BOOST_TEST_MESSAGE("replaced " << replaced << " animations; " << same_angles << " of " << frames_checked
                                     << " bone frames with the very same Euler angles");
     BOOST_TEST(replaced >= 1u);
+    BOOST_TEST(kept >= 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

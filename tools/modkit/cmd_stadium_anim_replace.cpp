@@ -47,13 +47,20 @@ int stadium_animation(const po::variables_map& vm, const Global& g) {
             .key("max_error").begin_object().field("rotation_degrees", p.error.rotation_degrees)
             .field("translation", p.error.translation).field("scale", p.error.scale).end_object()
             .field("header", std::uint64_t(p.header)).field("bytes_added", std::uint64_t(p.bytes_added))
-            .key("bones_animated").begin_array();
+            .field("unchanged", p.unchanged).key("bones_animated").begin_array();
         for (const auto& b : p.bones_animated) j.value(b);
         j.end_array().key("bones_kept").begin_array();
         for (const auto& b : p.bones_kept) j.value(b);
         j.end_array().key("warnings").begin_array();
         for (const auto& w : p.warnings) j.value(w);
         j.end_array().field("out", out.string()).end_object();
+        return 0;
+    }
+    if (p.unchanged) {
+        std::printf("animation %zu of entry %zu: \"%s\" samples as the stored animation already does (%u frames, %zu "
+                    "channels): kept as it is\nwrote %s (the input's bytes)\n",
+                    index, model, mod::escape_controls(p.source_animation).c_str(), unsigned(p.frame_count), p.channels,
+                    out.c_str());
         return 0;
     }
     std::printf("animation %zu of entry %zu replaced from \"%s\": packed, %u frames (%s, start %d, loop %d), %u-bit "

@@ -65,7 +65,7 @@ void apply_animation_replace(EditEnv& env, ReportOut& r) {
         .set("frame_count", std::uint64_t(p.frame_count)).set("hold", p.hold)
         .set("translation_bits", std::uint64_t(p.trans16 ? 16 : 12)).set("channels", std::uint64_t(p.channels))
         .set("constants", std::uint64_t(p.constants)).set("streams", std::uint64_t(p.streams))
-        .set("bytes_added", std::uint64_t(p.bytes_added));
+        .set("bytes_added", std::uint64_t(p.bytes_added)).set("unchanged", p.unchanged);
     rapidjson::Value err(rapidjson::kObjectType);
     err.AddMember("rotation_degrees", p.error.rotation_degrees, r.a).AddMember("translation", p.error.translation, r.a)
         .AddMember("scale", p.error.scale, r.a);

@@ -71,6 +71,38 @@ std::size_t pick_animation(const gltf::File& f, const std::string& file, std::si
                                      "); choose one with --animation NAME|N (manifest: \"animation\")");
 }
 
+// Does the stored animation `old` already give what `samples` asks, on every channel a bone
+// carries (owner) and every frame, with the same header values (hold, start and loop frame,
+// frame and channel counts)? Rotations are compared as matrices (Euler triples that build the
+// same rotation are the same pose: export and import may pick the other one), translations and
+// scales within float precision of what an export writes. When so, replacing would only
+// re-encode what is there (an unedited export read back), and the stored bytes are kept.
+bool samples_as_stored(const SkeletalAnimationData& old, const std::vector<std::vector<PoseSample>>& samples,
+                       const std::vector<std::optional<std::size_t>>& owner, const AnimationReplaceReport& rep) {
+    if (old.channel_count() != samples.size() || old.frame_count != rep.frame_count || old.hold() != rep.hold ||
+        old.start_frame != rep.start_frame || old.loop_frame != rep.loop_frame)
+        return false;
+    // Far below one quantisation step (1 unit, 0.001) however large the value: a float32 export
+    // of 32767 is within 0.004 of it.
+    const auto close = [](double a, double b, double tolerance) {
+        return std::fabs(a - b) <= tolerance + 2e-7 * std::fabs(a);
+    };
+    for (std::size_t c = 0; c < samples.size(); ++c) {
+        if (!owner[c]) continue;  // no bone draws it
+        for (std::size_t f = 0; f < samples[c].size(); ++f) {
+            const ChannelPose o = sample_channel(old, c, static_cast<std::int32_t>(f));
+            const PoseSample& n = samples[c][f];
+            const Matrix3 ro = rotation_matrix({double(o.rotation[0]), double(o.rotation[1]), double(o.rotation[2])});
+            const Matrix3 rn = rotation_matrix(n.rotation);
+            for (int k = 0; k < 9; ++k)
+                if (std::fabs(ro[k] - rn[k]) > 1e-5) return false;
+            for (int k = 0; k < 3; ++k)
+                if (!close(o.translation[k], n.translation[k], 1e-3) || !close(o.scale[k], n.scale[k], 1e-4)) return false;
+        }
+    }
+    return true;
+}
+
 struct BoneTracks {
     std::optional<std::size_t> path[3];  // sampler per translation, rotation, scale
 };
@@ -344,6 +376,15 @@ AnimationReplaceReport replace_animation(const Model& model, FragmentImage& imag
     rep.shared_streams = enc.shared_streams;
     rep.error = enc.error;
     rep.expected = enc.expected;
+    if (samples_as_stored(old, samples, owner, rep)) {
+        rep.unchanged = true;
+        rep.header = old.header;
+        rep.error = {};
+        rep.expected.assign(channels, {});
+        for (std::size_t c = 0; c < channels; ++c)
+            for (std::size_t f = 0; f < std::size_t(frames); ++f) rep.expected[c].push_back(sample_channel(old, c, std::int32_t(f)));
+        return rep;
+    }
 
     // The header: rewritten in place (its four pointer words are relocated already), unless
     // another root entry shares it; then a new one is appended and root entry INDEX re-pointed.
@@ -432,6 +473,10 @@ RomAnimationReplace replace_animation_in_rom(const StadiumRom& rom, const Archiv
         throw;
     }
     out.report.model = model;
+    if (out.report.unchanged) {  // the source is the animation already there: the ROM as it was
+        out.rom = rom.order == n64::ByteOrder::z64 ? rom.z64 : n64::from_z64(rom.z64, rom.order);
+        return out;
+    }
     out.rom = apply_model_edit(rom, archive, model, image.build(), repack);
 
     // Read the result back: the new animation as encoded, the others as they were.

@@ -78,6 +78,12 @@ struct AnimationReplaceReport {
     std::uint32_t header = 0;       // body offset of the new header
     std::uint32_t bytes_added = 0;  // growth of the FRAGMENT body
     std::vector<std::string> warnings;
+    // The source samples as the stored animation already does (every frame of every channel a
+    // bone carries: rotations as matrices within 1e-5, translations within 1e-3 units, scales within 1e-4 (plus 2e-7 of the value: float32 precision), all far below one quantisation step; the
+    // same hold, start and loop frame and counts): nothing is written (image untouched,
+    // bytes_added 0, header the old one, error zero, the ROM call returns the input's bytes).
+    // An unedited export read back is such a source.
+    bool unchanged = false;
     // What the game samples from the new animation: expected[channel][frame].
     std::vector<std::vector<ChannelPose>> expected;
 };
