@@ -6,6 +6,7 @@
 #include "libmod/sample/totem.hpp"
 #include "libmod/scene/export.hpp"
 #include "libmod/scene/import.hpp"
+#include "libmod/scene/weights.hpp"
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/names.hpp"
@@ -117,8 +118,15 @@ BOOST_AUTO_TEST_CASE(character_replaced_from_its_own_export) {
     SampleDir s;
     const fs::path glb = s.dir / "hero.glb", r1 = s.dir / "R1.DGC", glb1 = s.dir / "hero1.glb", r2 = s.dir / "R2.DGC";
     run_ok({"totem", "export", s.dgc.string(), s.ngc.string(), sample::totem_skin_seed_name, glb.string()});
-    // The user names the character (its NODE), not each record.
-    run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, glb.string(), r1.string()});
+    // The user names the character (its NODE), not each record. The unedited export draws what
+    // the archive has: a no-op, byte for byte (issue 30 item 4; it rewrote 8,750 bytes before).
+    const fs::path r0 = s.dir / "R0.DGC";
+    auto same = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, glb.string(), r0.string(), "--json"});
+    BOOST_TEST_REQUIRE(same.exit_code == 0, same.err);
+    BOOST_TEST(same.out.find("\"unchanged\": true") != std::string::npos, same.out);
+    BOOST_TEST((read(r0) == read(s.dgc)));
+    // --rebuild rebuilds anyway: what a rebuild keeps and changes is checked on that.
+    run_ok({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, glb.string(), r1.string(), "--rebuild"});
     const Loaded a = load(s.dgc, s.ngc), b = load(r1, s.ngc);
 
     // Untouched records: byte for byte.
@@ -189,9 +197,54 @@ BOOST_AUTO_TEST_CASE(character_replaced_from_its_own_export) {
     };
     BOOST_TEST((scene_tris(src) == scene_tris(back)));
 
-    // Replacing again from the result's own export is a fixpoint: the same archive, byte for byte.
-    run_ok({"totem", "replace", r1.string(), s.ngc.string(), hero_node, glb1.string(), r2.string()});
+    // Rebuilding again from the result's own export is a fixpoint: the same archive, byte for byte.
+    run_ok({"totem", "replace", r1.string(), s.ngc.string(), hero_node, glb1.string(), r2.string(), "--rebuild"});
     BOOST_TEST((read(r2) == read(r1)));
+}
+
+// The no-op is only for a source that draws what the archive has: one vertex moved by 0.01, or
+// one vertex's weights moved from one group to another, rebuilds (issue 30 item 4).
+BOOST_AUTO_TEST_CASE(an_edited_export_is_rebuilt) {
+    SampleDir s;
+    const fs::path glb = s.dir / "hero.glb";
+    run_ok({"totem", "export", s.dgc.string(), s.ngc.string(), sample::totem_skin_seed_name, glb.string()});
+    mod::scene::ImportOptions in_process;
+    in_process.contained = false;
+    const auto base = mod::scene::import_file(glb, in_process);
+    auto moved = base;
+    BOOST_REQUIRE(!moved.meshes.empty() && !moved.meshes[0].positions.empty());
+    moved.meshes[0].positions[0][0] += 0.01f;
+    auto reweighted = base;
+    {
+        // Every vertex at vertex 0's position (a MESH position is one weight, seams or not):
+        // all of its weight to a bone other than its main one.
+        const auto at = reweighted.meshes[0].positions[0];
+        std::size_t changed = 0;
+        for (auto& m : reweighted.meshes)
+            for (std::size_t v = 0; v < m.positions.size() && v < m.influences.size(); ++v) {
+                if (m.positions[v] != at) continue;
+                auto inf = m.influences[v];
+                BOOST_REQUIRE(!inf.empty());
+                std::size_t largest = 0;
+                for (std::size_t k = 1; k < inf.size(); ++k)
+                    if (inf[k].weight > inf[largest].weight) largest = k;
+                const std::uint32_t other = inf[largest].bone == 0 ? 1 : 0;
+                for (auto& i : inf) i.bone = other;  // all of its weight to one other bone
+                ++changed;
+            }
+        BOOST_TEST_REQUIRE(changed >= 1u);
+        mod::scene::process_weights(reweighted);  // the skin bytes the writer stores
+    }
+    int n = 0;
+    for (const auto* sc : {&moved, &reweighted}) {
+        const fs::path edited = s.dir / ("edited" + std::to_string(n) + ".glb"), out = s.dir / ("E" + std::to_string(n) + ".DGC");
+        mod::scene::export_file(*sc, edited);
+        const auto r = run_cli({"totem", "replace", s.dgc.string(), s.ngc.string(), hero_node, edited.string(), out.string(), "--json"});
+        BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+        BOOST_TEST(r.out.find("\"unchanged\": false") != std::string::npos, r.out);
+        BOOST_TEST(!(read(out) == read(s.dgc)), "edit " << n);
+        ++n;
+    }
 }
 
 BOOST_AUTO_TEST_CASE(generated_fbx_and_gltf_sources_by_group_name) {

@@ -129,6 +129,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
 
     ReplaceOptions options;
     options.allow_scale_change = vm["allow-scale-change"].as<bool>();
+    options.keep_unchanged = !vm["rebuild"].as<bool>();
     std::vector<fs::path> inputs = {data_path, names_path, source_path};
     if (vm.count("bone-map")) {
         options.bone_map = mod::scene::read_bone_map(vm["bone-map"].as<std::string>());
@@ -169,7 +170,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
         Json j;
         j.begin_object().field("output", out.string()).field("names_output", names_out.string())
             .field("source", source_path.string()).field("target", names.display(archive.records[*target].name_id))
-            .field("skinned", report.skinned).key("pairings").begin_array();
+            .field("skinned", report.skinned).field("unchanged", report.unchanged).key("pairings").begin_array();
         for (const auto& p : report.pairings) j.value(p);
         j.end_array().key("meshes").begin_array();
         for (const auto& m : report.meshes) {
@@ -223,13 +224,18 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
                     report.bones.mapped_by_name, report.bones.mapped_explicitly, report.bones.mapped_by_prefix_rule,
                     report.bones.unmapped_without_weight);
     for (const auto& k : report.kept_meshes) std::printf("MESH %s: no source mesh is named after it: kept\n", k.c_str());
+    if (report.unchanged)
+        std::printf(options.keep_unchanged
+                        ? "the source draws what the archive has (the character's own unedited export): every MESH and "
+                          "SKIN kept as it was (--rebuild rebuilds them anyway)\n"
+                        : "the source draws what the archive has: rebuilt anyway (--rebuild)\n");
     std::printf("wrote %s (%zu records unchanged)%s\n", out.c_str(), packed_report.unchanged,
                 names_out.empty() ? "" : (" and " + names_out.string()).c_str());
     return 0;
 }
 
 const Registrar totem_replace_group({"totem", "", {
-    {"replace", "DATA NAMES NODE|LOD|SKIN|MESH SOURCE OUT [--names-out N] [--bone-map FILE] [--mesh-map FILE] [--material-map FILE] [--units metres|file] [--scale S] [--axis A] [--allow-scale-change]",
+    {"replace", "DATA NAMES NODE|LOD|SKIN|MESH SOURCE OUT [--names-out N] [--bone-map FILE] [--mesh-map FILE] [--material-map FILE] [--units metres|file] [--scale S] [--axis A] [--allow-scale-change] [--rebuild]",
      "replace a character's MESH records from FBX/glTF (strips, bounds, materials by name) and rebuild the SKINs "
      "that move them from the source's bone weights",
      [](auto& o, auto& p) {
@@ -249,6 +255,9 @@ const Registrar totem_replace_group({"totem", "", {
                         ("scale", number<float>()->default_value(1.0f), "uniform scale applied to the model after --units")
                         ("allow-scale-change", po::bool_switch(),
                          "accept new MESHes more than 10x larger or smaller than the ones they replace (a warning instead)")
+                        ("rebuild", po::bool_switch(),
+                         "rebuild the MESH and SKIN records even when the source draws what the archive has (by default "
+                         "such a source, e.g. an unedited export, keeps them byte for byte)")
                         ("axis", po::value<std::string>()->default_value("identity"),
                          "axis conversion of the model: identity, zup-to-yup, yup-to-zup or three signed axes (x,z,-y)");
          p.add("data", 1).add("names", 1).add("target", 1).add("source", 1).add("out", 1);

@@ -342,6 +342,7 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     const std::size_t index = locate(env, "character", a, names);
     ReplaceOptions options;
     options.allow_scale_change = env.flag("allow_scale_change", false);
+    options.keep_unchanged = !env.flag("rebuild", false);
     // "meshes" / "materials": {"source name": "record", …} (the schema checks the shape).
     for (const auto& [field, map] : {std::pair<const char*, scene::BoneMap*>{"meshes", &options.mesh_map},
                                      std::pair<const char*, scene::BoneMap*>{"materials", &options.material_map}})
@@ -382,7 +383,8 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     Archive packed;
     Bytes encoded = repack_checked(dgc, a, std::move(items), &packed_report, &packed);
 
-    r.set("character", label_of(names, a.records[index].name_id)).set("source", env.text("source")).set("skinned", rep.skinned);
+    r.set("character", label_of(names, a.records[index].name_id)).set("source", env.text("source")).set("skinned", rep.skinned)
+        .set("unchanged", rep.unchanged);
     rapidjson::Value pairings(rapidjson::kArrayType);
     for (const auto& p : rep.pairings) pairings.PushBack(r.str(p), r.a);
     r.set("pairings", std::move(pairings));

@@ -1,6 +1,8 @@
 // mesh.replace for TotemTech: SKIN rebuild and the whole-archive replacement.
 #include "libmod/totem/replace.hpp"
 
+#include "libmod/totem/mesh_compare.hpp"
+
 #include "libmod/scene/scale_check.hpp"
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/node.hpp"
@@ -280,6 +282,26 @@ std::map<std::string, std::int32_t> pair_materials(const Archive& a, const NameT
     return out;
 }
 
+// Every replaced MESH draws what it drew and every SKIN listing one weights it as before
+// (mesh_compare.hpp): the source is the archive's own character, unedited.
+bool draws_as_before(const std::map<std::int32_t, Mesh>& old_by_id, const std::map<std::int32_t, BuiltMesh>& built_by_id,
+                     const std::vector<std::pair<std::size_t, Skin>>& skins, const std::map<std::size_t, Skin>& rebuilt) {
+    if (built_by_id.empty()) return false;
+    for (const auto& [id, b] : built_by_id) {
+        const auto old = old_by_id.find(id);
+        if (old == old_by_id.end() || !same_drawn_triangles(old->second, b.mesh)) return false;
+    }
+    for (const auto& [index, skin] : skins) {
+        const auto now = rebuilt.find(index);
+        if (now == rebuilt.end()) return false;
+        for (const auto& [id, b] : built_by_id)
+            if (std::find(skin.mesh_ids.begin(), skin.mesh_ids.end(), id) != skin.mesh_ids.end() &&
+                !same_weights(skin, old_by_id.at(id), now->second, b.mesh, id))
+                return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, const NameTable& names, std::size_t target,
@@ -494,6 +516,7 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
     }
 
     // 5. The SKINs.
+    std::map<std::size_t, Skin> rebuilt;
     std::map<std::int32_t, const Mesh*> old_meshes, new_meshes;
     for (const auto& [id, m] : old_by_id) old_meshes[id] = &m;
     for (const auto& [id, b] : built_by_id) new_meshes[id] = &b.mesh;
@@ -542,6 +565,15 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
         }
         items[index].record.payload = encode_skin(out, a.endian);
         report.skins.push_back(std::move(rs));
+        rebuilt.emplace(index, std::move(out));
+    }
+
+    // 6. An unedited round trip (issue 30 item 4): when every new MESH draws what the old one
+    // drew and every rebuilt SKIN weights its positions as the old one did, at the precision an
+    // export stores, nothing changes: the records are kept as they were.
+    if (draws_as_before(old_by_id, built_by_id, skins, rebuilt)) {
+        report.unchanged = true;
+        if (options.keep_unchanged) items = items_of(a);
     }
     if (report_out) *report_out = std::move(report);
     return items;

@@ -72,6 +72,9 @@ struct ReplaceOptions {
     // The size rule (scene/scale_check.hpp): new MESHes whose box diagonal differs from the
     // replaced ones' by more than 10x are refused (limit) unless this is set (then a warning).
     bool allow_scale_change = false;
+    // When the rebuilt records draw what the old ones drew (ReplaceReport::unchanged), keep the
+    // old ones (default); false returns the rebuilt records anyway (`--rebuild`).
+    bool keep_unchanged = true;
 };
 
 struct ReplacedMesh {
@@ -99,6 +102,11 @@ struct ReplaceReport {
     std::vector<std::string> kept_meshes;  // target MESHes no source mesh is named after
     scene::RetargetReport bones;
     bool skinned = false;  // some SKIN lists a replaced MESH
+    // Every new MESH draws what the old one drew and every SKIN weights it as before, at the
+    // precision an export stores (mesh_compare.hpp): the source is the character's own unedited
+    // export, and the returned items are the archive's own (a no-op, byte for byte) unless
+    // ReplaceOptions::keep_unchanged is false.
+    bool unchanged = false;
     std::vector<std::string> warnings;
 };
 

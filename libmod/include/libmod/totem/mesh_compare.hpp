@@ -1,0 +1,30 @@
+#pragma once
+// Whether a rebuilt MESH (and the SKIN weights on it) draws what the old one drew, as an
+// export -> import round trip carries it. replace_meshes keeps the old records when it does, so
+// replacing a character from its own unedited export is a no-op (issue 30 item 4).
+// Spec: doc/formats/totem-mesh.md ("Round trip through our own export").
+
+#include "libmod/totem/mesh.hpp"
+#include "libmod/totem/skin.hpp"
+
+#include <cstdint>
+
+namespace mod::totem {
+
+// The same multiset of triangles as values in both: each corner's position, UV and normal bits
+// with the winding kept (rotations of a triangle are one triangle), and each triangle's
+// resolved material id (strip_material). `before`'s V is compared as a glTF export stores it
+// and an import gives it back: 1 - (1 - v) in float, within which a round trip cannot do better.
+// The order of positions, UVs, normals and strips does not matter. False when either MESH
+// cannot be triangulated or lacks corner lists.
+bool same_drawn_triangles(const Mesh& before, const Mesh& after);
+
+// Each position value (bits) of MESH `mesh_id` gets the same weights from `after` (on
+// `after_mesh`) as from `before` (on `before_mesh`), both quantised as an export stores them
+// (scene::quantise_influences: at most 4 groups, bytes summing to 255; groups ranked by their
+// section in `before`). Positions of one value with different weights make it false; so does
+// a value only one side weights.
+bool same_weights(const Skin& before, const Mesh& before_mesh, const Skin& after, const Mesh& after_mesh,
+                  std::int32_t mesh_id);
+
+}  // namespace mod::totem
