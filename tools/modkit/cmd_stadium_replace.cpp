@@ -20,7 +20,7 @@ using namespace mod::stadium;
 namespace sc = mod::scene;
 
 void plan_json(Json& j, const MeshPlan& p) {
-    j.field("model", std::uint64_t(p.model)).field("source_vertices", std::uint64_t(p.source_vertices))
+    j.field("model", std::uint64_t(p.model)).field("unchanged", p.unchanged).field("source_vertices", std::uint64_t(p.source_vertices))
         .field("source_triangles", std::uint64_t(p.source_triangles)).field("triangles", std::uint64_t(p.triangles))
         .field("vtx_entries", std::uint64_t(p.vtx_entries)).field("vtx_loads", std::uint64_t(p.vtx_loads))
         .field("vertices_loaded", std::uint64_t(p.vertices_loaded)).field("loaded_per_triangle", p.loaded_per_triangle())
@@ -60,6 +60,7 @@ int stadium_replace(const po::variables_map& vm, const Global& g) {
     const std::size_t model = vm["model"].as<std::size_t>();
     MeshReplaceOptions o;
     o.allow_scale_change = vm["allow-scale-change"].as<bool>();
+    o.keep_unchanged = !vm["rebuild"].as<bool>();
     o.threads = g.threads;
     std::vector<fs::path> inputs{in, source};
     if (vm.count("bone-map")) {
@@ -90,13 +91,18 @@ int stadium_replace(const po::variables_map& vm, const Global& g) {
     MeshPlan shown = r.plan;
     shown.warnings.clear();  // printed on stderr above
     std::fputs(format_mesh_plan(shown).c_str(), stdout);
+    if (r.plan.unchanged)
+        std::printf(o.keep_unchanged ? "the source draws what model %zu already draws (its own unedited export): the ROM is "
+                                       "kept as it is (--rebuild rebuilds it anyway)\n"
+                                     : "the source draws what model %zu already draws: rebuilt anyway (--rebuild)\n",
+                    model);
     if (dry) std::printf("dry run: nothing written\n");
     else std::printf("wrote %s\n", vm["out"].as<std::string>().c_str());
     return 0;
 }
 
 const Registrar stadium_replace_group({"stadium", "Pokémon Stadium model archive, PERS-SZP entries and FRAGMENTs", {
-    {"replace", "ROM MODEL SOURCE OUT [--bone-map FILE] [--allow-scale-change] [--dry-run] [--scale S] [--axis A] [--json]",
+    {"replace", "ROM MODEL SOURCE OUT [--bone-map FILE] [--allow-scale-change] [--rebuild] [--dry-run] [--scale S] [--axis A] [--json]",
      "replace a model's mesh from FBX/glTF/DAE, keeping its skeleton and every animation, writing a complete ROM",
      [](auto& o, auto& p) {
          o.add_options()("rom", po::value<std::string>(), "ROM image (z64, v64 or n64 byte order)")(
@@ -106,6 +112,8 @@ const Registrar stadium_replace_group({"stadium", "Pokémon Stadium model archiv
              "bone-map", po::value<std::string>(),
              "text file of 'source = target' lines (targets named as `stadium export` names bones: bone<i>_id<id>)")(
              "allow-scale-change", po::bool_switch(), "accept a source more than 10x larger or smaller than the model's mesh (a warning instead)")(
+             "rebuild", po::bool_switch(), "rebuild the model even when the source draws what it already draws (by default "
+             "such a source, e.g. an unedited export, keeps the ROM byte for byte)")(
              "dry-run", po::bool_switch(), "print the plan (bones, seams, loads, textures, sizes vs limits); write nothing")(
              "scale", number<float>()->default_value(1.0f), "uniform scale applied to the source on import")(
              "axis", po::value<std::string>()->default_value("identity"),

@@ -29,6 +29,7 @@ MeshReplaceOptions mesh_options(const EditEnv& env) {
         }
     }
     o.allow_scale_change = env.flag("allow_scale_change", false);
+    o.keep_unchanged = !env.flag("rebuild", false);
     o.threads = env.threads;
     return o;
 }
@@ -102,7 +103,7 @@ void apply_stadium_mesh_replace(EditEnv& env, ReportOut& r) {
         .set("loaded_per_triangle", p.loaded_per_triangle()).set("seams_blended", std::uint64_t(p.seams_blended))
         .set("reassigned", std::uint64_t(p.reassigned_three_bones + p.reassigned_not_adjacent))
         .set("fragment_bytes", std::uint64_t(p.new_fragment)).set("entry_bytes", std::uint64_t(p.new_entry))
-        .set("textures", std::uint64_t(p.textures_written));
+        .set("textures", std::uint64_t(p.textures_written)).set("unchanged", p.unchanged);
     rapidjson::Value bones(rapidjson::kArrayType);
     for (const auto& b : p.bones) {
         rapidjson::Value one(rapidjson::kObjectType);

@@ -536,6 +536,7 @@ private:
         read_positions(in, transform, identity, out);
         read_normals(in, normal_m, identity, out);
         read_uvs(in, out);
+        read_colours(in, out);
         if (in.mTangents && in.mBitangents) read_tangents(in, transform, identity, out);
         read_triangles(in, determinant3(transform) < 0, out);
         if (out.tangents.empty()) {
@@ -645,6 +646,22 @@ private:
         if (in.HasTextureCoords(1)) out.uv1 = channel(1);
         else if (options_.second_uv == SecondUv::copy_first) out.uv1 = out.uv0;
         else out.uv1.assign(n, Vec2{0, 0});
+    }
+
+    // The first vertex colour set (glTF COLOR_0, FBX/DAE vertex colours) as Assimp gives it:
+    // RGBA floats, taken as linear (what glTF stores; hypothesis scene-vertex-colours/1 for FBX
+    // and DAE, which declare no colour space). A non-finite channel is a format error naming the
+    // vertex; values outside 0..1 are kept (consumers clamp).
+    [[gnu::noinline]] void read_colours(const aiMesh& in, Mesh& out) const {
+        if (!in.HasVertexColors(0)) return;
+        const std::size_t n = in.mNumVertices;
+        out.colours.reserve(n);
+        for (std::size_t v = 0; v < n; ++v) {
+            const aiColor4D& c = in.mColors[0][v];
+            if (!std::isfinite(c.r) || !std::isfinite(c.g) || !std::isfinite(c.b) || !std::isfinite(c.a))
+                fail("mesh '" + out.name + "' vertex " + std::to_string(v) + " has a non-finite vertex colour");
+            out.colours.push_back({c.r, c.g, c.b, c.a});
+        }
     }
 
     std::uint32_t bone_index(const aiBone& bone) const {

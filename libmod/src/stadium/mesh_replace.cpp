@@ -3,6 +3,7 @@
 #include "mesh_replace_detail.hpp"
 
 #include "libmod/core/error.hpp"
+#include "libmod/scene/draw_compare.hpp"
 #include "libmod/stadium/animation.hpp"
 #include "libmod/stadium/export.hpp"
 #include "libmod/stadium/palette_edit.hpp"
@@ -313,6 +314,18 @@ RomMeshReplace replace_mesh_in_rom(const StadiumRom& rom, const Archive& archive
     r.plan.model = model;
     r.plan.limits = repack.limits;
     r.plan.old_entry = static_cast<std::uint32_t>((archive.entries[model].size + 15) / 16 * 16);
+    // An unedited round trip (issue 30 item 4): the new model draws what the old one drew, as its
+    // export shows it (scene::draws_alike of both models' scenes): the ROM is kept as it is.
+    if (scene::draws_alike(model_scene(m), model_scene(read_model(r.fragment, rom.file, path)))) {
+        r.plan.unchanged = true;
+        if (options.keep_unchanged) {
+            r.plan.new_entry = r.plan.old_entry;
+            RomMeshReplace out;
+            out.rom = rom.order == n64::ByteOrder::z64 ? rom.z64 : n64::from_z64(rom.z64, rom.order);
+            out.plan = std::move(r.plan);
+            return out;
+        }
+    }
     const Fragment f = parse_fragment(ByteReader(r.fragment, Endian::big, {}, path));
     const RepackResult rr = repack_model_edit(archive, model, f, repack);
     r.plan.new_entry = static_cast<std::uint32_t>((rr.entries[model].descriptor.size + 15) / 16 * 16);

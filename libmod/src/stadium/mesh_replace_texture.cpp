@@ -146,6 +146,7 @@ std::vector<MaterialOut> build_materials(const Model& model, const scene::Scene&
         else if (coloured.count(mi) && target_unlit)
             mo.lit = false, mp.shading_reason = "the source has vertex colours and the target draws unlit triangles";
         else mo.lit = true, mp.shading_reason = "the target draws lit triangles: s8 normals";
+        mp.lit = mo.lit;  // the plan said "lit" for every material before
 
         if (auto it = shared.find(key); it != shared.end()) {
             const MaterialOut& same = out[it->second.first];

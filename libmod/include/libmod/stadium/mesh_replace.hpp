@@ -55,6 +55,9 @@ struct MeshReplaceOptions {
     scene::BoneMap bone_map;
     bool allow_scale_change = false;
     unsigned threads = 0;
+    // When the new model draws what the old one drew (MeshPlan::unchanged), keep the ROM as it
+    // is (default); false writes the rebuilt model anyway (`--rebuild`).
+    bool keep_unchanged = true;
 };
 
 struct MeshBonePlan {
@@ -114,6 +117,10 @@ struct MeshPlan {
     std::uint32_t old_block = 0, new_block = 0;
     RuntimeLimits limits;
     std::vector<std::string> warnings;
+    // The rebuilt model draws what the old one drew: its export (model_scene) and the old one's
+    // compare equal under scene::draws_alike (same skeleton, triangles as values, weights,
+    // material looks). With keep_unchanged the ROM call returns the input's bytes.
+    bool unchanged = false;
 };
 
 struct MeshReplacement {
