@@ -19,10 +19,7 @@ namespace st = mod::stadium;
 
 namespace {
 
-void write_text(const fs::path& p, const std::string& text) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
+using modtest::write_text;
 
 void write_png(const fs::path& p, std::uint32_t w, std::uint32_t h) {
     mod::image::RgbaImage img;

@@ -1,3 +1,4 @@
+#include <fstream>
 #include "test_support.hpp"
 
 #include "libmod/core/file.hpp"
@@ -35,6 +36,11 @@ TempDir::TempDir() {
             (std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::remove_all(path_);
     fs::create_directories(path_);
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+    if (path.has_parent_path()) fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
 }
 
 TempDir::~TempDir() {
