@@ -19,6 +19,15 @@ void prefixed_copy(const fs::path& from, const fs::path& to) {
     mod::scene::export_file(s, to);
 }
 
+// `from` re-exported with every bone renamed to a name that shares nothing with the target's.
+void renamed_copy(const fs::path& from, const fs::path& to) {
+    mod::scene::ImportOptions o;
+    o.read_textures = true;  // a Stadium replacement draws them
+    mod::scene::Scene s = mod::scene::import_file(from, o);
+    for (std::size_t i = 0; i < s.skeleton.bones.size(); ++i) s.skeleton.bones[i].name = "j" + std::to_string(1000 + 7 * i);
+    mod::scene::export_file(s, to);
+}
+
 std::string file_text(const fs::path& p) {
     const mod::Bytes b = mod::read_file(p);
     return std::string(b.begin(), b.end());
@@ -77,6 +86,56 @@ BOOST_AUTO_TEST_CASE(stadium_bones_lists_the_model_bones_and_its_template_replac
     r = run_cli({"stadium", "bones", (dir / "rig.glb").string(), "--target", rom, "99"});
     BOOST_TEST(r.exit_code == 1, r.err);
     BOOST_TEST(r.err.find("no entry 99") != std::string::npos, r.err);
+}
+
+// Issue 29 item 4: when the names share nothing, the template maps bones by where they are.
+// A SHRED mesh and a Stadium model exported, every bone renamed, mapped by shape and replaced
+// through that template give the very bytes the original export gives.
+BOOST_AUTO_TEST_CASE(bones_named_unlike_the_target_map_by_shape) {
+    modtest::TempDir dir;
+    auto r = run_cli({"sample", (dir / "game").string(), "--quiet"});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const std::string pak = (dir / "game/shred/char_sample.pak").string();
+    const std::string rom = (dir / "game/stadium/pokemon_stadium_sample.z64").string();
+    struct Case {
+        std::vector<std::string> exp, bones, replace;  // export args, bones --target args, replace prefix
+    };
+    const fs::path orig = dir / "orig.glb", renamed = dir / "renamed.glb", map = dir / "map.txt";
+    const std::vector<Case> cases = {
+        {{"shred", "export", pak, "skater01", "1"}, {"shred", "bones"}, {"shred", "replace", pak, "skater01", "1"}},
+        {{"stadium", "export", rom, "4"}, {"stadium", "bones"}, {"stadium", "replace", rom, "4"}},
+    };
+    for (const auto& c : cases) {
+        auto args = c.exp;
+        args.push_back(orig.string());
+        r = run_cli(args);
+        BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        renamed_copy(orig, renamed);
+        args = c.bones;
+        args.push_back(renamed.string());
+        args.push_back("--target");
+        if (c.bones[0] == "shred") args.insert(args.end(), {pak, "skater01"});
+        else args.insert(args.end(), {rom, "4"});
+        args.insert(args.end(), {"--out", map.string()});
+        r = run_cli(args);
+        BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        BOOST_TEST(r.out.find("matched by skeleton shape") != std::string::npos, r.out);
+        BOOST_TEST(file_text(map).find("# by shape (0% of the skeleton's size away), check:") != std::string::npos);
+        // Without the template nothing maps; with it, the result is the original export's.
+        args = c.replace;
+        args.insert(args.end(), {renamed.string(), (dir / "x.out").string()});
+        r = run_cli(args);
+        BOOST_TEST(r.exit_code == 2, r.err);
+        args = c.replace;
+        args.insert(args.end(), {orig.string(), (dir / "want.out").string()});
+        r = run_cli(args);
+        BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        args = c.replace;
+        args.insert(args.end(), {renamed.string(), (dir / "got.out").string(), "--bone-map", map.string()});
+        r = run_cli(args);
+        BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        BOOST_TEST((modtest::read(dir / "got.out") == modtest::read(dir / "want.out")), c.exp[0]);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -19,7 +19,6 @@ namespace st = mod::stadium;
 
 namespace {
 
-using modtest::write_text;
 
 void write_png(const fs::path& p, std::uint32_t w, std::uint32_t h) {
     mod::image::RgbaImage img;
@@ -77,7 +76,7 @@ struct Stadium {
                std::to_string(d.texture) + R"(, "png": "assets/new.png", "mode": "fork"})";
     }
     modtest::CliResult apply(const std::string& edits) {
-        write_text(dir / "mod.json", R"({"modkit": 1, "name": "t", "game": "pokemon-stadium",
+        modtest::write_text_file(dir / "mod.json", R"({"modkit": 1, "name": "t", "game": "pokemon-stadium",
  "inputs": {"rom": {"path": "base/stadium/pokemon_stadium_sample.z64"}},
  "outputs": {"rom": "out/mod.z64", "report": "out/report"},
  "edits": [)" + edits + "]}");
@@ -135,7 +134,7 @@ BOOST_AUTO_TEST_CASE(the_same_edits_the_other_way_round_shadow_nothing) {
 
 BOOST_AUTO_TEST_CASE(a_dry_run_says_it_too) {
     Stadium s;
-    write_text(s.dir / "mod.json", "");
+    modtest::write_text_file(s.dir / "mod.json", "");
     s.apply(s.hsv() + ", " + s.fork());  // writes mod.json
     const auto r = modtest::run_cli({"apply", (s.dir / "mod.json").string(), "--dry-run"});
     BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
@@ -150,7 +149,7 @@ BOOST_AUTO_TEST_CASE(a_totem_replace_that_rewrites_set_slots_is_said_and_reindex
     write_png(dir / "assets/cloth.png", 13, 7);  // CLOTH is C4 13x7 (sample/totem_textures.cpp)
     const std::string cloth = "DB:>SAMPLE>TEXTURES>CLOTH.TBITMAP";
     auto run = [&](const std::string& mode) {
-        write_text(dir / "mod.json", R"({"modkit": 1, "name": "t", "game": "totemtech",
+        modtest::write_text_file(dir / "mod.json", R"({"modkit": 1, "name": "t", "game": "totemtech",
  "inputs": {"data": {"path": "base/totem/SAMPLE.DGC", "names": "names"}, "names": {"path": "base/totem/SAMPLE.NGC"}},
  "outputs": {"data": "out/SAMPLE.DGC", "report": "out/report"},
  "edits": [{"id": "gold", "op": "palette.set", "bitmap": ")" + cloth + R"(", "colours": {"1": "FFD700", "2": "FF0000"}},

@@ -11,7 +11,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using modtest::write_text;
 
 struct Games {
     modtest::TempDir dir;
@@ -28,7 +27,7 @@ struct Games {
     // Applies one edit and requires the output to equal the input.
     void no_op(const std::string& game, const std::string& inputs, const std::string& outputs, const std::string& edit,
                const fs::path& input, const fs::path& output) const {
-        write_text(dir / "mod.json", R"({"modkit": 1, "name": "no-op", "game": ")" + game + R"(", "inputs": )" + inputs +
+        modtest::write_text_file(dir / "mod.json", R"({"modkit": 1, "name": "no-op", "game": ")" + game + R"(", "inputs": )" + inputs +
                                          R"(, "outputs": )" + outputs + R"(, "edits": [)" + edit + "]}");
         const auto r = modtest::run_cli({"apply", (dir / "mod.json").string(), "-q"});
         BOOST_REQUIRE_MESSAGE(r.exit_code == 0, edit << ": " << r.err);

@@ -38,7 +38,7 @@ TempDir::TempDir() {
     fs::create_directories(path_);
 }
 
-void write_text(const fs::path& path, const std::string& text) {
+void write_text_file(const fs::path& path, const std::string& text) {
     if (path.has_parent_path()) fs::create_directories(path.parent_path());
     std::ofstream(path, std::ios::binary) << text;
 }

@@ -22,7 +22,7 @@ fs::path shared_dir();
 fs::path corpus(const std::string& relative);
 mod::Bytes read(const fs::path& path);
 // Writes `text` to `path` (its folder created), for fixtures tests make.
-void write_text(const fs::path& path, const std::string& text);
+void write_text_file(const fs::path& path, const std::string& text);
 // The Yay0 corpus inputs (excluding nintendo-parse/), sorted by name.
 std::vector<fs::path> yay0_corpus_files();
 

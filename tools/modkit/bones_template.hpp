@@ -4,6 +4,8 @@
 // (or as --json) and, with --out, written as a bone-map template for that game's replace.
 #include "cli.hpp"
 
+#include "libmod/scene/model.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -15,6 +17,9 @@ struct BonesTarget {
     std::vector<std::string> names;       // what the source's bones may map onto (empty: none given)
     std::string what;                     // "the quartet's SCP bones", "the SKIN's vertex groups", …
     std::vector<std::filesystem::path> inputs;  // files read for the target (never overwritten)
+    // The target's skeleton (bind poses), when it has one: source bones no name matches are then
+    // suggested by shape (scene/bone_shape.hpp). TotemTech vertex groups have none.
+    std::optional<mod::scene::Skeleton> skeleton;
 };
 
 // Imports `source`, prints the table (or JSON), writes the template to `out` when given (a

@@ -89,7 +89,8 @@ int stadium_bones(const po::variables_map& vm, const Global& g) {
         const Archive archive = read_archive(load_rom(t[0]));
         if (model >= archive.entries.size())
             usage_error("the archive has " + std::to_string(archive.entries.size()) + " entries; there is no entry " + t[1]);
-        for (const auto& b : target_skeleton(read_archive_model(archive, model)).bones) target.names.push_back(b.name);
+        target.skeleton = target_skeleton(read_archive_model(archive, model));
+        for (const auto& b : target.skeleton->bones) target.names.push_back(b.name);
     }
     return run_bones(required(vm, "source"), target, out_of(vm), g);
 }

@@ -33,7 +33,9 @@ int shred_bones(const po::variables_map& vm, const Global& g) {
         if (t.size() != 2) usage_error("--target takes two values: PAK QUARTET");
         target.inputs.emplace_back(t[0]);
         const sh::Pak pak = sh::read_pak(mod::read_file(t[0]), t[0]);
-        for (const auto& b : sh::read_pak_quartet(pak, t[1]).skeleton.bones) target.names.push_back(b.name);
+        const auto quartet = sh::read_pak_quartet(pak, t[1]);
+        for (const auto& b : quartet.skeleton.bones) target.names.push_back(b.name);
+        target.skeleton = sh::to_scene_skeleton(quartet.skeleton);
     }
     std::optional<fs::path> out;
     if (vm.count("out")) out = vm["out"].as<std::string>();

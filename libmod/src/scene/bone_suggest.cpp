@@ -52,6 +52,36 @@ std::string normalised_bone_name(std::string_view name) {
     return out;
 }
 
+std::string bone_map_text(const BoneMapTemplate& t, const std::vector<BoneUsage>& source) {
+    std::string x;
+    x += "# bone map template written by modkit (shred, totem or stadium bones): source = target, one per line.\n";
+    x += "# Check every line; '# ... = ?' lines had no (or more than one) matching target; '# by shape' lines\n";
+    x += "# were matched by where the bones are, not by name.\n";
+    for (const auto& p : t.strip_prefixes) x += "strip " + p + "\n";
+    std::map<std::string, const BoneUsage*> usage;
+    for (const auto& s : source) usage[s.name] = &s;
+    for (const auto& b : t.bones) {
+        if (b.same_name || b.by_strip) continue;
+        const auto u = usage.find(b.source);
+        if (u == usage.end()) continue;
+        char weight[64];
+        std::snprintf(weight, sizeof weight, "%.6g", u->second->total_weight);
+        if (!b.target.empty() && b.by_shape) {
+            // The note goes on its own line: a map line is "source = target" to its end.
+            char d[128];
+            std::snprintf(d, sizeof d, "# by shape (%.0f%% of the skeleton's size away), check:\n", 100 * b.shape_distance);
+            x += d + b.source + " = " + b.target + "\n";
+        } else if (!b.target.empty()) {
+            x += b.source + " = " + b.target + "\n";
+        } else {
+            x += "# " + b.source + " = ?    # " +
+                 (b.candidates ? std::to_string(b.candidates) + " targets match" : std::string("no target matches")) +
+                 "; weight " + weight + " on " + std::to_string(u->second->vertices) + " vertices\n";
+        }
+    }
+    return x;
+}
+
 BoneMapTemplate suggest_bone_map(const std::vector<BoneUsage>& source, const std::vector<std::string>& target) {
     BoneMapTemplate t;
     std::set<std::string> exact(target.begin(), target.end());
@@ -88,25 +118,7 @@ BoneMapTemplate suggest_bone_map(const std::vector<BoneUsage>& source, const std
             if (b.source.rfind(p, 0) == 0 && b.source.substr(p.size()) == b.target) b.by_strip = true;
     }
 
-    std::string& x = t.text;
-    x += "# bone map template written by modkit (shred, totem or stadium bones): source = target, one per line.\n";
-    x += "# Check every line; '# ... = ?' lines had no (or more than one) matching target.\n";
-    for (const auto& p : t.strip_prefixes) x += "strip " + p + "\n";
-    std::map<std::string, const BoneUsage*> usage;
-    for (const auto& s : source) usage[s.name] = &s;
-    for (const auto& b : t.bones) {
-        if (b.same_name || b.by_strip) continue;
-        const BoneUsage& u = *usage[b.source];
-        char weight[64];
-        std::snprintf(weight, sizeof weight, "%.6g", u.total_weight);
-        if (!b.target.empty()) {
-            x += b.source + " = " + b.target + "\n";
-        } else {
-            x += "# " + b.source + " = ?    # " +
-                 (b.candidates ? std::to_string(b.candidates) + " targets match" : std::string("no target matches")) +
-                 "; weight " + weight + " on " + std::to_string(u.vertices) + " vertices\n";
-        }
-    }
+    t.text = bone_map_text(t, source);
     return t;
 }
 

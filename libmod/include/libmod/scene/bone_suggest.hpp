@@ -31,6 +31,8 @@ struct BoneSuggestion {
     bool same_name = false;   // the target has the source's exact name (needs no line)
     bool by_strip = false;    // covered by one of strip_prefixes
     std::size_t candidates = 0;
+    bool by_shape = false;       // target chosen by suggest_by_shape (bone_shape.hpp), not by name
+    double shape_distance = 0;   // its distance, as a fraction of the skeleton's size
 };
 
 struct BoneMapTemplate {
@@ -40,5 +42,10 @@ struct BoneMapTemplate {
 };
 
 BoneMapTemplate suggest_bone_map(const std::vector<BoneUsage>& source, const std::vector<std::string>& target);
+
+// The template's text for `t` (what suggest_bone_map puts in t.text; call it again after
+// changing t.bones): strip lines, then one line per source bone that needs one — "a = b",
+// "a = b" after a "# by shape (…), check:" line, or "# a = ?    # …" with its weight.
+std::string bone_map_text(const BoneMapTemplate& t, const std::vector<BoneUsage>& source);
 
 }  // namespace mod::scene
