@@ -89,21 +89,26 @@ BOOST_AUTO_TEST_CASE(stadium_bones_lists_the_model_bones_and_its_template_replac
 }
 
 // Issue 29 item 4: when the names share nothing, the template maps bones by where they are.
-// A SHRED mesh and a Stadium model exported, every bone renamed, mapped by shape and replaced
-// through that template give the very bytes the original export gives.
+// A SHRED mesh, a Stadium model and a TotemTech character exported, every bone renamed, mapped
+// by shape and replaced through that template give the very bytes the original export gives.
 BOOST_AUTO_TEST_CASE(bones_named_unlike_the_target_map_by_shape) {
     modtest::TempDir dir;
     auto r = run_cli({"sample", (dir / "game").string(), "--quiet"});
     BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const std::string pak = (dir / "game/shred/char_sample.pak").string();
     const std::string rom = (dir / "game/stadium/pokemon_stadium_sample.z64").string();
+    const std::string dgc = (dir / "game/totem/SAMPLE.DGC").string(), ngc = (dir / "game/totem/SAMPLE.NGC").string();
+    const std::string hero = "DB:>SAMPLE>CHARACTERS>HERO>HERO.TNODE";
     struct Case {
-        std::vector<std::string> exp, bones, replace;  // export args, bones --target args, replace prefix
+        std::vector<std::string> exp, bones, target, replace;  // export args, bones command, --target, replace prefix
     };
     const fs::path orig = dir / "orig.glb", renamed = dir / "renamed.glb", map = dir / "map.txt";
+    // SHRED and Stadium match bind-pose heads; TotemTech (no skeleton) weighted vertex centroids.
     const std::vector<Case> cases = {
-        {{"shred", "export", pak, "skater01", "1"}, {"shred", "bones"}, {"shred", "replace", pak, "skater01", "1"}},
-        {{"stadium", "export", rom, "4"}, {"stadium", "bones"}, {"stadium", "replace", rom, "4"}},
+        {{"shred", "export", pak, "skater01", "1"}, {"shred", "bones"}, {pak, "skater01"}, {"shred", "replace", pak, "skater01", "1"}},
+        {{"stadium", "export", rom, "4"}, {"stadium", "bones"}, {rom, "4"}, {"stadium", "replace", rom, "4"}},
+        {{"totem", "export", dgc, ngc, "DB:>SAMPLE>CHARACTERS>HERO>HERO.TSKIN"}, {"totem", "bones"}, {dgc, ngc, hero},
+         {"totem", "replace", dgc, ngc, hero}},
     };
     for (const auto& c : cases) {
         auto args = c.exp;
@@ -114,8 +119,7 @@ BOOST_AUTO_TEST_CASE(bones_named_unlike_the_target_map_by_shape) {
         args = c.bones;
         args.push_back(renamed.string());
         args.push_back("--target");
-        if (c.bones[0] == "shred") args.insert(args.end(), {pak, "skater01"});
-        else args.insert(args.end(), {rom, "4"});
+        args.insert(args.end(), c.target.begin(), c.target.end());
         args.insert(args.end(), {"--out", map.string()});
         r = run_cli(args);
         BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);

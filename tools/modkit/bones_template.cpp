@@ -25,6 +25,7 @@ int run_bones(const fs::path& source, const BonesTarget& target, const std::opti
     sc::BoneMapTemplate t = sc::suggest_bone_map(usage, target.names);
     sc::ShapeReport shape;
     if (target.skeleton) shape = sc::suggest_by_shape(t, usage, scene.skeleton, *target.skeleton);
+    else if (!target.centroids.empty()) shape = sc::suggest_by_centroids(t, usage, sc::bone_centroids(scene), target.centroids);
     if (out) mod::write_file_atomic(*out, t.text, inputs);
     if (g.json) {
         Json j;
@@ -67,7 +68,7 @@ int run_bones(const fs::path& source, const BonesTarget& target, const std::opti
         for (const auto& p : t.strip_prefixes) std::printf("prefix rule: strip %s\n", p.c_str());
         if (shape.matched)
             std::printf("%zu bone(s) matched by skeleton shape (source %s): where the bones are, not their names; check "
-                        "them (their template lines say '# by shape')\n",
+                        "them (each follows a '# by shape' line in the template)\n",
                         shape.matched, shape.orientation.c_str());
         if (shape.too_far)
             std::printf("%zu weighted bone(s) are farther than %.0f%% of the skeleton's size from every target bone\n",

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace modkit {
@@ -20,6 +21,9 @@ struct BonesTarget {
     // The target's skeleton (bind poses), when it has one: source bones no name matches are then
     // suggested by shape (scene/bone_shape.hpp). TotemTech vertex groups have none.
     std::optional<mod::scene::Skeleton> skeleton;
+    // Without a skeleton: each name's weighted vertex centroid, when the target has them
+    // (TotemTech vertex groups): matched against the source bones' centroids.
+    std::vector<std::pair<std::string, mod::scene::Vec3>> centroids;
 };
 
 // Imports `source`, prints the table (or JSON), writes the template to `out` when given (a

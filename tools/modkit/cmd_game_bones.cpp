@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <array>
+#include <map>
 #include <set>
 
 namespace modkit {
@@ -35,6 +37,32 @@ void declare(po::options_description& o, po::positional_options_description& p, 
 std::optional<fs::path> out_of(const po::variables_map& vm) {
     if (!vm.count("out")) return std::nullopt;
     return fs::path(vm["out"].as<std::string>());
+}
+
+// Adds, per vertex group of `s`, the weighted positions of the character's MESHes it moves
+// (for the centroids `totem bones` matches by shape when names share nothing).
+void add_group_weights(const mod::ByteReader& dgc, const mod::totem::Archive& archive, const mod::totem::Skin& s,
+                       const std::set<std::int32_t>& meshes, std::map<std::int32_t, std::array<double, 4>>& sums,
+                       std::map<std::int32_t, mod::totem::Mesh>& decoded) {
+    using namespace mod::totem;
+    for (const auto& sec : s.sections)
+        for (const auto& sub : sec.subsections) {
+            if (sub.mesh_index >= s.mesh_ids.size() || !meshes.count(s.mesh_ids[sub.mesh_index])) continue;
+            const std::int32_t id = s.mesh_ids[sub.mesh_index];
+            auto m = decoded.find(id);
+            if (m == decoded.end()) {
+                const auto record = find_record(archive, id);
+                if (!record) continue;
+                m = decoded.emplace(id, decode_mesh(payload_reader(dgc, archive, *record))).first;
+            }
+            for (const auto& e : sub.vertices) {
+                if (e.id >= m->second.positions.size() || !(e.weight.value() > 0)) continue;
+                const auto& p = m->second.positions[e.id];
+                auto& acc = sums[sec.group_id];
+                for (int c = 0; c < 3; ++c) acc[c] += double(e.weight.value()) * p[c].value();
+                acc[3] += e.weight.value();
+            }
+        }
 }
 
 // The vertex groups `totem replace` maps bones onto for TARGET: the sections of every SKIN
@@ -64,13 +92,26 @@ int totem_bones(const po::variables_map& vm, const Global& g) {
         for (auto m : character_meshes(dgc, archive, *record)) meshes.insert(archive.records[m].name_id);
         if (meshes.empty()) usage_error("record " + t[2] + " leads to no MESH (NODE → LOD → SKIN → MESH)");
         std::set<std::int32_t> seen;
+        std::map<std::int32_t, std::array<double, 4>> centroid_sums;  // group -> weighted x, y, z, weight
+        std::map<std::int32_t, Mesh> decoded;
+        std::vector<std::int32_t> group_ids;  // parallel to target.names
         for (std::size_t i = 0; i < archive.records.size(); ++i) {
             if (record_kind(archive.records[i]) != RecordKind::skin) continue;
             const Skin s = decode_skin(payload_reader(dgc, archive, i));
             if (std::none_of(s.mesh_ids.begin(), s.mesh_ids.end(), [&](std::int32_t id) { return meshes.count(id) != 0; }))
                 continue;
             for (const auto& sec : s.sections)
-                if (seen.insert(sec.group_id).second) target.names.push_back(names.display(sec.group_id));
+                if (seen.insert(sec.group_id).second) {
+                    target.names.push_back(names.display(sec.group_id));
+                    group_ids.push_back(sec.group_id);
+                }
+            add_group_weights(dgc, archive, s, meshes, centroid_sums, decoded);
+        }
+        for (std::size_t k = 0; k < group_ids.size(); ++k) {
+            const auto it = centroid_sums.find(group_ids[k]);
+            if (it == centroid_sums.end() || !(it->second[3] > 0)) continue;
+            const auto& c = it->second;
+            target.centroids.emplace_back(target.names[k], mod::scene::Vec3{float(c[0] / c[3]), float(c[1] / c[3]), float(c[2] / c[3])});
         }
     }
     return run_bones(required(vm, "source"), target, out_of(vm), g);

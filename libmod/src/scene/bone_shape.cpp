@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace mod::scene {
 namespace {
@@ -30,13 +31,11 @@ double median(std::vector<double> v) {
 
 // Heads centred on their per-axis median and divided by their median distance from it (robust:
 // a few far bones, IK targets or props, move neither); a zero median distance: not scaled.
-std::vector<P> normalised_heads(const Skeleton& s) {
-    std::vector<P> h;
+std::vector<P> normalised(std::vector<P> h) {
     std::array<std::vector<double>, 3> axis;
-    for (const auto& b : s.bones) {
-        h.push_back(head(b));
+    for (const auto& p : h) {
         for (int c = 0; c < 3; ++c)
-            if (std::isfinite(h.back()[c])) axis[c].push_back(h.back()[c]);
+            if (std::isfinite(p[c])) axis[c].push_back(p[c]);
     }
     const P centre{median(axis[0]), median(axis[1]), median(axis[2])};
     std::vector<double> radius;
@@ -84,22 +83,16 @@ std::pair<std::size_t, double> nearest(const P& p, std::size_t depth_of_source, 
     return {best, best_d};
 }
 
-}  // namespace
-
-ShapeReport suggest_by_shape(BoneMapTemplate& t, const std::vector<BoneUsage>& usage, const Skeleton& source,
-                             const Skeleton& target, double max_distance) {
+// The matching on points already chosen: src[i] for source bone i, dst[j] for target name j.
+ShapeReport match(BoneMapTemplate& t, const std::vector<BoneUsage>& usage, const std::vector<P>& src_raw,
+                  const std::vector<std::size_t>& src_depth, const std::vector<std::string>& dst_names,
+                  const std::vector<P>& dst_raw, const std::vector<std::size_t>& dst_depth, double max_distance) {
     ShapeReport report;
-    if (source.bones.empty() || target.bones.empty() || usage.size() != source.bones.size() ||
-        t.bones.size() != source.bones.size())
-        return report;
-    const std::vector<P> src = normalised_heads(source), dst = normalised_heads(target);
-    std::vector<std::size_t> src_depth, dst_depth;
-    for (std::size_t i = 0; i < source.bones.size(); ++i) src_depth.push_back(depth(source, i));
-    for (std::size_t j = 0; j < target.bones.size(); ++j) dst_depth.push_back(depth(target, j));
+    const std::vector<P> src = normalised(src_raw), dst = normalised(dst_raw);
     std::map<std::string, std::size_t> target_index;
-    for (std::size_t j = 0; j < target.bones.size(); ++j) target_index.emplace(target.bones[j].name, j);
+    for (std::size_t j = 0; j < dst_names.size(); ++j) target_index.emplace(dst_names[j], j);
 
-    // The orientation: name-matched pairs closest, else weighted bones closest to any head.
+    // The orientation: name-matched pairs closest, else weighted bones closest to any target.
     std::size_t chosen = 0;
     double best_cost = HUGE_VAL;
     for (std::size_t o = 0; o < std::size(orientations); ++o) {
@@ -128,13 +121,61 @@ ShapeReport suggest_by_shape(BoneMapTemplate& t, const std::vector<BoneUsage>& u
             ++report.too_far;
             continue;
         }
-        b.target = target.bones[j].name;
+        b.target = dst_names[j];
         b.by_shape = true;
         b.shape_distance = d;
         ++report.matched;
     }
     t.text = bone_map_text(t, usage);
     return report;
+}
+
+}  // namespace
+
+ShapeReport suggest_by_shape(BoneMapTemplate& t, const std::vector<BoneUsage>& usage, const Skeleton& source,
+                             const Skeleton& target, double max_distance) {
+    if (source.bones.empty() || target.bones.empty() || usage.size() != source.bones.size() ||
+        t.bones.size() != source.bones.size())
+        return {};
+    std::vector<P> src, dst;
+    std::vector<std::size_t> src_depth, dst_depth;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < source.bones.size(); ++i) src.push_back(head(source.bones[i])), src_depth.push_back(depth(source, i));
+    for (std::size_t j = 0; j < target.bones.size(); ++j) {
+        dst.push_back(head(target.bones[j]));
+        dst_depth.push_back(depth(target, j));
+        names.push_back(target.bones[j].name);
+    }
+    return match(t, usage, src, src_depth, names, dst, dst_depth, max_distance);
+}
+
+std::vector<std::optional<Vec3>> bone_centroids(const Scene& scene) {
+    std::vector<std::array<double, 4>> sum(scene.skeleton.bones.size(), {0, 0, 0, 0});
+    for (const Mesh& m : scene.meshes)
+        for (std::size_t v = 0; v < m.influences.size() && v < m.positions.size(); ++v)
+            for (const Influence& e : m.influences[v]) {
+                if (e.bone >= sum.size() || !(e.weight > 0) || !std::isfinite(e.weight)) continue;
+                for (int c = 0; c < 3; ++c) sum[e.bone][c] += double(e.weight) * m.positions[v][c];
+                sum[e.bone][3] += e.weight;
+            }
+    std::vector<std::optional<Vec3>> out(sum.size());
+    for (std::size_t b = 0; b < sum.size(); ++b)
+        if (sum[b][3] > 0)
+            out[b] = Vec3{float(sum[b][0] / sum[b][3]), float(sum[b][1] / sum[b][3]), float(sum[b][2] / sum[b][3])};
+    return out;
+}
+
+ShapeReport suggest_by_centroids(BoneMapTemplate& t, const std::vector<BoneUsage>& usage,
+                                 const std::vector<std::optional<Vec3>>& source,
+                                 const std::vector<std::pair<std::string, Vec3>>& target, double max_distance) {
+    if (source.empty() || target.empty() || usage.size() != source.size() || t.bones.size() != source.size()) return {};
+    std::vector<P> src, dst;
+    std::vector<std::string> names;
+    for (const auto& c : source) src.push_back(c ? P{(*c)[0], (*c)[1], (*c)[2]} : P{NAN, NAN, NAN});
+    for (const auto& [name, c] : target) names.push_back(name), dst.push_back({c[0], c[1], c[2]});
+    // No hierarchy on the target side: depth plays no part.
+    return match(t, usage, src, std::vector<std::size_t>(src.size(), 0), names, dst, std::vector<std::size_t>(dst.size(), 0),
+                 max_distance);
 }
 
 }  // namespace mod::scene

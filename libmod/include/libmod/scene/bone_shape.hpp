@@ -20,6 +20,9 @@
 #include "libmod/scene/bone_suggest.hpp"
 #include "libmod/scene/model.hpp"
 
+#include <optional>
+#include <utility>
+
 namespace mod::scene {
 
 inline constexpr double shape_match_max_distance = 0.25;
@@ -36,5 +39,18 @@ struct ShapeReport {
 // bone or usage and t do not describe `source`'s bones.
 ShapeReport suggest_by_shape(BoneMapTemplate& t, const std::vector<BoneUsage>& usage, const Skeleton& source,
                              const Skeleton& target, double max_distance = shape_match_max_distance);
+
+// Per skeleton bone of `scene`, the weighted centroid of the vertices it moves (bind-pose
+// positions, weight-averaged); nullopt for a bone that moves none.
+std::vector<std::optional<Vec3>> bone_centroids(const Scene& scene);
+
+// The same matching for a target with no skeleton (TotemTech vertex groups): each side's point
+// is the weighted centroid of the vertices a bone / group moves (source: bone_centroids, one
+// per usage entry; target: (group name, centroid)). Depth plays no part; everything else is as
+// suggest_by_shape (frame, orientations, limit, template text).
+ShapeReport suggest_by_centroids(BoneMapTemplate& t, const std::vector<BoneUsage>& usage,
+                                 const std::vector<std::optional<Vec3>>& source,
+                                 const std::vector<std::pair<std::string, Vec3>>& target,
+                                 double max_distance = shape_match_max_distance);
 
 }  // namespace mod::scene
