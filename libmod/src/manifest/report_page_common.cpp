@@ -82,29 +82,6 @@ std::string bytes_text(std::uint64_t n) {
     return out + (n == 1 ? " byte" : " bytes");
 }
 
-const Json* member(const Json& o, const char* key) {
-    if (!o.IsObject()) return nullptr;
-    const auto it = o.FindMember(key);
-    return it == o.MemberEnd() ? nullptr : &it->value;
-}
-
-std::string text_of(const Json& o, const char* key, const std::string& fallback) {
-    const Json* v = member(o, key);
-    return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : fallback;
-}
-
-std::optional<std::uint64_t> u64_of(const Json& o, const char* key) {
-    const Json* v = member(o, key);
-    if (v && v->IsUint64()) return v->GetUint64();
-    return std::nullopt;
-}
-
-std::optional<double> number_of(const Json& o, const char* key) {
-    const Json* v = member(o, key);
-    if (v && v->IsNumber()) return v->GetDouble();
-    return std::nullopt;
-}
-
 // ---- files ------------------------------------------------------------------------------------
 
 Files::Files(const ReportPageOptions& options, const Json& report) : options_(options) {

@@ -6,6 +6,8 @@
 
 #include "libmod/core/rapidjson.hpp"
 
+#include "json_fields.hpp"
+
 #include <map>
 #include <memory>
 #include <string>
@@ -28,11 +30,11 @@ std::string css_rgb(image::Rgba8 c);
 std::string fixed(double v, int decimals = 2);
 std::string bytes_text(std::uint64_t n);  // "12,345 bytes"
 
-// JSON access that never throws on a missing or mistyped field.
-const Json* member(const Json& o, const char* key);
-std::string text_of(const Json& o, const char* key, const std::string& fallback = {});
-std::optional<std::uint64_t> u64_of(const Json& o, const char* key);
-std::optional<double> number_of(const Json& o, const char* key);
+// JSON access that never throws on a missing or mistyped field (json_fields.hpp).
+using detail::member;
+using detail::number_of;
+using detail::text_of;
+using detail::u64_of;
 
 // The files the report names, read once each (options.read first, then the disk), checked
 // against the SHA-1 the report gives for them.

@@ -2,6 +2,7 @@
 // the executed edits' result objects. Contract in apply_detail.hpp.
 
 #include "apply_detail.hpp"
+#include "json_fields.hpp"
 
 #include "libmod/stadium/palette_edit.hpp"
 
@@ -10,22 +11,6 @@
 namespace mod::manifest::detail {
 
 namespace {
-
-const rapidjson::Value* member(const rapidjson::Value& v, const char* name) {
-    if (!v.IsObject()) return nullptr;
-    auto it = v.FindMember(name);
-    return it == v.MemberEnd() ? nullptr : &it->value;
-}
-
-std::optional<std::uint64_t> u64(const rapidjson::Value& v, const char* name) {
-    const auto* m = member(v, name);
-    return m && m->IsUint64() ? std::optional<std::uint64_t>(m->GetUint64()) : std::nullopt;
-}
-
-std::string text(const rapidjson::Value& v, const char* name) {
-    const auto* m = member(v, name);
-    return m && m->IsString() ? std::string(m->GetString()) : std::string();
-}
 
 template <class F>
 void each(const rapidjson::Value& v, const char* name, F f) {
@@ -55,7 +40,7 @@ public:
         for (std::size_t i = 0; i < b_.results.size(); ++i) {
             if (b_.plan.edits[i].op != "texture.replace") continue;
             const auto& r = b_.results[i].report;
-            if (u64(r, "model")) stadium_fork(i, r);
+            if (u64_of(r, "model")) stadium_fork(i, r);
             else if (member(r, "bitmap")) totem_rewrite(i, r);
         }
     }
@@ -93,16 +78,16 @@ private:
     }
 
     void stadium_fork(std::size_t i, const rapidjson::Value& r) {
-        const std::uint64_t model = *u64(r, "model");
+        const std::uint64_t model = *u64_of(r, "model");
         each(r, "textures", [&](const rapidjson::Value& t) {
             const auto* forked = member(t, "palette_forked");
             if (!forked || !forked->IsBool() || !forked->GetBool()) return;
-            const auto texture = u64(t, "texture"), new_palette = u64(t, "palette");
+            const auto texture = u64_of(t, "texture"), new_palette = u64_of(t, "palette");
             if (!texture) return;
             earlier_palette_edits(i, [&](std::size_t j, const rapidjson::Value& pr) {
-                if (u64(pr, "model") != model) return;
+                if (u64_of(pr, "model") != model) return;
                 each(pr, "palettes", [&](const rapidjson::Value& p) {
-                    const auto palette = u64(p, "palette");
+                    const auto palette = u64_of(p, "palette");
                     bool colours = false;
                     each(p, "textures", [&](const rapidjson::Value& x) { colours |= x.IsUint64() && x.GetUint64() == *texture; });
                     if (!palette || !colours) return;
@@ -124,17 +109,17 @@ private:
     }
 
     void totem_rewrite(std::size_t i, const rapidjson::Value& r) {
-        const std::string bitmap = text(r, "bitmap");
+        const std::string bitmap = text_of(r, "bitmap");
         std::vector<std::uint64_t> rewritten;
         each(r, "palette_slots_rewritten", [&](const rapidjson::Value& x) {
             if (x.IsUint64()) rewritten.push_back(x.GetUint64());
         });
         if (rewritten.empty()) return;
         earlier_palette_edits(i, [&](std::size_t j, const rapidjson::Value& pr) {
-            if (text(pr, "bitmap") != bitmap) return;
+            if (text_of(pr, "bitmap") != bitmap) return;
             std::vector<std::uint64_t> lost;
             each(pr, "changes", [&](const rapidjson::Value& c) {
-                const auto slot = u64(c, "slot");
+                const auto slot = u64_of(c, "slot");
                 if (slot && std::binary_search(rewritten.begin(), rewritten.end(), *slot)) lost.push_back(*slot);
             });
             if (lost.empty()) return;
@@ -142,7 +127,7 @@ private:
             lost.erase(std::unique(lost.begin(), lost.end()), lost.end());
             shadow(j, i,
                    "palette slot(s) " + list_text(lost) + " of BITMAP " + bitmap + " were rewritten by edit \"" +
-                       b_.plan.edits[i].id + "\" (texture.replace, mode " + text(r, "mode") + "), so this edit's colours there are gone",
+                       b_.plan.edits[i].id + "\" (texture.replace, mode " + text_of(r, "mode") + "), so this edit's colours there are gone",
                    "put this edit after \"" + b_.plan.edits[i].id + "\", or give \"" + b_.plan.edits[i].id +
                        "\" \"mode\": \"reindex\" (keeps the palette) or \"lock\": [" + list_text(lost) + "]");
         });
