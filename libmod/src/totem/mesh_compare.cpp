@@ -3,6 +3,7 @@
 #include "libmod/scene/weights.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <bit>
 #include <map>
@@ -47,29 +48,16 @@ std::optional<std::multiset<Triangle>> value_triangles(const Mesh& m, bool as_ex
 using PositionKey = std::array<std::uint32_t, 3>;
 
 // Quantised weights per position value; nullopt when two positions of one value disagree.
-std::optional<std::map<PositionKey, scene::SkinWeights>> exported_weights(const Skin& s, const Mesh& m, std::int32_t mesh_id,
+std::optional<std::map<PositionKey, scene::SkinWeights>> weights_by_value(const Skin& s, const Mesh& m, std::int32_t mesh_id,
                                                                           const std::map<std::int32_t, std::uint32_t>& rank) {
-    std::vector<std::map<std::int32_t, double>> per_id(m.positions.size());
-    for (const auto& sec : s.sections)
-        for (const auto& sub : sec.subsections)
-            if (sub.mesh_index < s.mesh_ids.size() && s.mesh_ids[sub.mesh_index] == mesh_id)
-                for (const auto& e : sub.vertices)
-                    if (e.id < per_id.size() && std::isfinite(e.weight.value())) per_id[e.id][sec.group_id] += e.weight.value();
+    const auto per_id = position_weights(s, mesh_id, m.positions.size());
     std::map<PositionKey, scene::SkinWeights> out;
-    scene::WeightOptions options;
-    options.allow_unweighted = true;
     for (std::size_t i = 0; i < per_id.size(); ++i) {
-        std::vector<scene::Influence> influences;
-        for (const auto& [g, w] : per_id[i]) {
-            const auto r = rank.find(g);
-            if (!(w > 0)) continue;
-            if (r == rank.end()) return std::nullopt;  // a group `before` has no section for
-            influences.push_back({r->second, float(w)});
-        }
-        const auto q = scene::quantise_influences(influences, options);
+        const auto q = exported_weights(per_id[i], rank);
+        if (!q) return std::nullopt;  // a group `before` has no section for
         const auto& p = m.positions[i];
-        const auto [it, fresh] = out.emplace(PositionKey{p[0].bits, p[1].bits, p[2].bits}, q);
-        if (!fresh && !(it->second == q)) return std::nullopt;
+        const auto [it, fresh] = out.emplace(PositionKey{p[0].bits, p[1].bits, p[2].bits}, *q);
+        if (!fresh && !(it->second == *q)) return std::nullopt;
     }
     return out;
 }
@@ -83,11 +71,39 @@ bool same_drawn_triangles(const Mesh& before, const Mesh& after) {
 
 bool same_weights(const Skin& before, const Mesh& before_mesh, const Skin& after, const Mesh& after_mesh,
                   std::int32_t mesh_id) {
-    std::map<std::int32_t, std::uint32_t> rank;
-    for (std::size_t i = 0; i < before.sections.size(); ++i)
-        rank.emplace(before.sections[i].group_id, static_cast<std::uint32_t>(i));
-    const auto a = exported_weights(before, before_mesh, mesh_id, rank), b = exported_weights(after, after_mesh, mesh_id, rank);
+    const auto rank = group_ranks(before);
+    const auto a = weights_by_value(before, before_mesh, mesh_id, rank), b = weights_by_value(after, after_mesh, mesh_id, rank);
     return a && b && *a == *b;
+}
+
+std::map<std::int32_t, std::uint32_t> group_ranks(const Skin& skin) {
+    std::map<std::int32_t, std::uint32_t> rank;
+    for (std::size_t i = 0; i < skin.sections.size(); ++i) rank.emplace(skin.sections[i].group_id, static_cast<std::uint32_t>(i));
+    return rank;
+}
+
+std::vector<std::map<std::int32_t, double>> position_weights(const Skin& skin, std::int32_t mesh_id, std::size_t positions) {
+    std::vector<std::map<std::int32_t, double>> out(positions);
+    for (const auto& sec : skin.sections)
+        for (const auto& sub : sec.subsections)
+            if (sub.mesh_index < skin.mesh_ids.size() && skin.mesh_ids[sub.mesh_index] == mesh_id)
+                for (const auto& e : sub.vertices)
+                    if (e.id < positions && std::isfinite(e.weight.value())) out[e.id][sec.group_id] += e.weight.value();
+    return out;
+}
+
+std::optional<scene::SkinWeights> exported_weights(const std::map<std::int32_t, double>& weights,
+                                                   const std::map<std::int32_t, std::uint32_t>& rank) {
+    std::vector<scene::Influence> influences;
+    for (const auto& [g, w] : weights) {
+        if (!(w > 0)) continue;
+        const auto r = rank.find(g);
+        if (r == rank.end()) return std::nullopt;
+        influences.push_back({r->second, float(w)});
+    }
+    scene::WeightOptions options;
+    options.allow_unweighted = true;
+    return scene::quantise_influences(influences, options);
 }
 
 }  // namespace mod::totem

@@ -1,6 +1,6 @@
 #include "libmod/totem/reweight.hpp"
 
-#include "libmod/scene/weights.hpp"
+#include "libmod/totem/mesh_compare.hpp"
 #include "libmod/totem/names.hpp"
 
 #include <algorithm>
@@ -134,45 +134,19 @@ std::size_t entry_count(const Skin& skin, std::int32_t group) {
     return n;
 }
 
-// Stored weights of every position of the targeted subsections, by group id (summed).
-std::vector<std::map<std::int32_t, float>> stored_weights(const Skin& skin, const std::set<std::uint16_t>& targets,
-                                                          std::size_t positions) {
-    std::vector<std::map<std::int32_t, float>> out(positions);
-    for (const auto& sec : skin.sections)
-        for (const auto& sub : sec.subsections)
-            if (targets.count(sub.mesh_index))
-                for (const auto& e : sub.vertices)
-                    if (e.id < positions && std::isfinite(e.weight.value())) out[e.id][sec.group_id] += e.weight.value();
-    return out;
-}
-
-// The bytes an export writes for one position's weights: scene::quantise_influences with each
-// group as the bone of its first section (the order the export gives them).
-scene::SkinWeights exported_weights(const std::map<std::int32_t, float>& weights,
-                                    const std::map<std::int32_t, std::uint32_t>& bone_of_group) {
-    std::vector<scene::Influence> influences;
-    for (const auto& [g, wt] : weights) {
-        auto b = bone_of_group.find(g);
-        if (b == bone_of_group.end() || !(wt > 0)) continue;
-        influences.push_back({b->second, wt});
-    }
-    scene::WeightOptions options;
-    options.allow_unweighted = true;
-    return scene::quantise_influences(influences, options);
-}
-
-void keep_unchanged_positions(const Skin& skin, const std::set<std::uint16_t>& targets,
+// A matched position whose new weights export to the bytes its stored ones export to keeps its
+// stored entries (mesh_compare.hpp's pieces: the same rule as an unedited TotemTech replace).
+void keep_unchanged_positions(const Skin& skin, std::int32_t mesh_id,
                               std::vector<std::optional<std::map<std::int32_t, float>>>& new_weights,
                               ReweightReport& report) {
-    std::map<std::int32_t, std::uint32_t> bone_of_group;
-    for (std::size_t i = 0; i < skin.sections.size(); ++i)
-        bone_of_group.emplace(skin.sections[i].group_id, static_cast<std::uint32_t>(i));
-    const auto stored = stored_weights(skin, targets, new_weights.size());
+    const auto rank = group_ranks(skin);
+    const auto stored = position_weights(skin, mesh_id, new_weights.size());
     for (std::size_t k = 0; k < new_weights.size(); ++k) {
         if (!new_weights[k] || stored[k].empty()) continue;
-        const auto before = exported_weights(stored[k], bone_of_group);
-        if (before.count == 0) continue;
-        if (exported_weights(*new_weights[k], bone_of_group) != before) continue;
+        const auto before = exported_weights(stored[k], rank);
+        if (!before || before->count == 0) continue;
+        const std::map<std::int32_t, double> now(new_weights[k]->begin(), new_weights[k]->end());
+        if (exported_weights(now, rank) != before) continue;
         new_weights[k].reset();
         ++report.unchanged;
     }
@@ -287,7 +261,7 @@ Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
     // 2b. A matched position whose new weights export to the same bytes as its stored ones (what
     // an unedited export gives back) keeps its stored entries where they are: an unchanged round
     // trip writes the SKIN it read. It still counts as matched.
-    keep_unchanged_positions(skin, targets, new_weights, report);
+    keep_unchanged_positions(skin, mesh_id, new_weights, report);
 
     // 3. Which position each normal is paired with (first pairing in strip order).
     std::vector<std::optional<std::uint32_t>> normal_position(mesh.normals.size());

@@ -4,10 +4,14 @@
 // replacing a character from its own unedited export is a no-op (issue 30 item 4).
 // Spec: doc/formats/totem-mesh.md ("Round trip through our own export").
 
+#include "libmod/scene/model.hpp"
 #include "libmod/totem/mesh.hpp"
 #include "libmod/totem/skin.hpp"
 
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
 
 namespace mod::totem {
 
@@ -26,5 +30,19 @@ bool same_drawn_triangles(const Mesh& before, const Mesh& after);
 // a value only one side weights.
 bool same_weights(const Skin& before, const Mesh& before_mesh, const Skin& after, const Mesh& after_mesh,
                   std::int32_t mesh_id);
+
+// ---- the pieces same_weights and reweight_skin (unchanged positions) share ----
+
+// Group id -> the index of its first section in `skin`: the order an export gives the groups.
+std::map<std::int32_t, std::uint32_t> group_ranks(const Skin& skin);
+
+// Per position id 0 .. positions-1 of MESH `mesh_id`: its stored weights by group id (entries
+// of one group summed; non-finite entries and ids past `positions` skipped).
+std::vector<std::map<std::int32_t, double>> position_weights(const Skin& skin, std::int32_t mesh_id, std::size_t positions);
+
+// The bytes an export writes for one position's weights: scene::quantise_influences (unweighted
+// allowed: count 0) with each group as bone rank[group]; nullopt when a weighted group has no rank.
+std::optional<scene::SkinWeights> exported_weights(const std::map<std::int32_t, double>& weights,
+                                                   const std::map<std::int32_t, std::uint32_t>& rank);
 
 }  // namespace mod::totem
