@@ -474,7 +474,7 @@ RomAnimationReplace replace_animation_in_rom(const StadiumRom& rom, const Archiv
     }
     out.report.model = model;
     if (out.report.unchanged) {  // the source is the animation already there: the ROM as it was
-        out.rom = rom.order == n64::ByteOrder::z64 ? rom.z64 : n64::from_z64(rom.z64, rom.order);
+        out.rom = image_of(rom);
         return out;
     }
     out.rom = apply_model_edit(rom, archive, model, image.build(), repack);

@@ -316,17 +316,17 @@ RomMeshReplace replace_mesh_in_rom(const StadiumRom& rom, const Archive& archive
     r.plan.old_entry = static_cast<std::uint32_t>((archive.entries[model].size + 15) / 16 * 16);
     // An unedited round trip (issue 30 item 4): the new model draws what the old one drew, as its
     // export shows it (scene::draws_alike of both models' scenes): the ROM is kept as it is.
-    if (scene::draws_alike(model_scene(m), model_scene(read_model(r.fragment, rom.file, path)))) {
+    const Fragment f = parse_fragment(ByteReader(r.fragment, Endian::big, rom.file, path));
+    if (scene::draws_alike(model_scene(m), model_scene(read_model(f, path)))) {
         r.plan.unchanged = true;
         if (options.keep_unchanged) {
             r.plan.new_entry = r.plan.old_entry;
             RomMeshReplace out;
-            out.rom = rom.order == n64::ByteOrder::z64 ? rom.z64 : n64::from_z64(rom.z64, rom.order);
+            out.rom = image_of(rom);
             out.plan = std::move(r.plan);
             return out;
         }
     }
-    const Fragment f = parse_fragment(ByteReader(r.fragment, Endian::big, {}, path));
     const RepackResult rr = repack_model_edit(archive, model, f, repack);
     r.plan.new_entry = static_cast<std::uint32_t>((rr.entries[model].descriptor.size + 15) / 16 * 16);
     RomMeshReplace out;

@@ -36,7 +36,11 @@ void apply_archive(StadiumRom& rom, const RepackResult& repacked, std::uint32_t 
 
 Bytes take_image(StadiumRom&& rom) {
     if (rom.order == n64::ByteOrder::z64) return std::move(rom.z64);
-    return n64::from_z64(rom.z64, rom.order);
+    return image_of(rom);
+}
+
+Bytes image_of(const StadiumRom& rom) {
+    return rom.order == n64::ByteOrder::z64 ? rom.z64 : n64::from_z64(rom.z64, rom.order);
 }
 
 Archive read_archive(ByteView z64, const std::string& file, std::uint32_t rom_start, std::uint32_t region_end) {

@@ -48,6 +48,8 @@ Bytes write_archive(const StadiumRom& rom, const RepackResult& repacked,
 // take_image() hands the bytes out in the input's order (moved out for z64 input).
 void apply_archive(StadiumRom& rom, const RepackResult& repacked, std::uint32_t rom_start = model_archive_rom);
 Bytes take_image(StadiumRom&& rom);
+// The image in the input's order, copied (an edit that found nothing to change returns it).
+Bytes image_of(const StadiumRom& rom);
 
 // ---- extraction folder -------------------------------------------------------------------
 // DIR/index.json records the ROM (order, md5), the archive header, and per entry: model id,
