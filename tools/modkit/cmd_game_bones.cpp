@@ -10,6 +10,7 @@
 #include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
 #include "libmod/totem/archive.hpp"
+#include "libmod/totem/mesh_compare.hpp"
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/node.hpp"
 #include "libmod/totem/skin.hpp"
@@ -45,24 +46,24 @@ void add_group_weights(const mod::ByteReader& dgc, const mod::totem::Archive& ar
                        const std::set<std::int32_t>& meshes, std::map<std::int32_t, std::array<double, 4>>& sums,
                        std::map<std::int32_t, mod::totem::Mesh>& decoded) {
     using namespace mod::totem;
-    for (const auto& sec : s.sections)
-        for (const auto& sub : sec.subsections) {
-            if (sub.mesh_index >= s.mesh_ids.size() || !meshes.count(s.mesh_ids[sub.mesh_index])) continue;
-            const std::int32_t id = s.mesh_ids[sub.mesh_index];
-            auto m = decoded.find(id);
-            if (m == decoded.end()) {
-                const auto record = find_record(archive, id);
-                if (!record) continue;
-                m = decoded.emplace(id, decode_mesh(payload_reader(dgc, archive, *record))).first;
-            }
-            for (const auto& e : sub.vertices) {
-                if (e.id >= m->second.positions.size() || !(e.weight.value() > 0)) continue;
-                const auto& p = m->second.positions[e.id];
-                auto& acc = sums[sec.group_id];
-                for (int c = 0; c < 3; ++c) acc[c] += double(e.weight.value()) * p[c].value();
-                acc[3] += e.weight.value();
-            }
+    for (const std::int32_t id : std::set<std::int32_t>(s.mesh_ids.begin(), s.mesh_ids.end())) {
+        if (!meshes.count(id)) continue;
+        auto m = decoded.find(id);
+        if (m == decoded.end()) {
+            const auto record = find_record(archive, id);
+            if (!record) continue;
+            m = decoded.emplace(id, decode_mesh(payload_reader(dgc, archive, *record))).first;
         }
+        const auto& positions = m->second.positions;
+        const auto weights = position_weights(s, id, positions.size());
+        for (std::size_t k = 0; k < weights.size(); ++k)
+            for (const auto& [group, w] : weights[k]) {
+                if (!(w > 0)) continue;
+                auto& acc = sums[group];
+                for (int c = 0; c < 3; ++c) acc[c] += w * positions[k][c].value();
+                acc[3] += w;
+            }
+    }
 }
 
 // The vertex groups `totem replace` maps bones onto for TARGET: the sections of every SKIN
