@@ -3,6 +3,7 @@
 #include "json.hpp"
 
 #include "libmod/codec/bps.hpp"
+#include "libmod/codec/vcdiff.hpp"
 #include "libmod/codec/zstd_patch.hpp"
 #include "libmod/core/file.hpp"
 #include "libmod/core/hash.hpp"
@@ -17,30 +18,34 @@ namespace {
 
 namespace fs = std::filesystem;
 
-enum class Format { bps, zpatch };
+enum class Format { bps, zpatch, vcdiff };
 
-const char* name_of(Format f) { return f == Format::bps ? "bps" : "zpatch"; }
+const char* name_of(Format f) { return f == Format::bps ? "bps" : f == Format::vcdiff ? "vcdiff" : "zpatch"; }
 
-// --format wins; otherwise the output's extension (.bps / .zpatch) decides.
+// --format wins; otherwise the output's extension (.bps / .zpatch / .vcdiff or .xdelta) decides.
 Format creation_format(const po::variables_map& vm, const fs::path& out) {
     if (vm.count("format")) {
         const auto f = vm["format"].as<std::string>();
         if (f == "bps") return Format::bps;
         if (f == "zpatch" || f == "zstd") return Format::zpatch;
-        usage_error("unknown patch format '" + f + "' (bps or zpatch)");
+        if (f == "vcdiff" || f == "xdelta") return Format::vcdiff;
+        usage_error("unknown patch format '" + f + "' (bps, zpatch or vcdiff)");
     }
     const auto ext = out.extension().string();
     if (ext == ".bps") return Format::bps;
     if (ext == ".zpatch") return Format::zpatch;
+    if (ext == ".vcdiff" || ext == ".xdelta") return Format::vcdiff;
     usage_error("cannot tell the patch format from '" + out.filename().string() +
-                "': name it .bps or .zpatch, or pass --format");
+                "': name it .bps, .zpatch or .vcdiff, or pass --format");
 }
 
-// Patches say what they are: "BPS1" or "MZPT".
+// Patches say what they are: "BPS1", "MZPT" or VCDIFF's D6 C3 C4 00.
 Format detected_format(const mod::Bytes& patch, const fs::path& path) {
     if (mod::bps::has_magic(patch)) return Format::bps;
     if (mod::zpatch::has_magic(patch)) return Format::zpatch;
-    throw mod::Error(mod::ErrorKind::format, "not a patch: expected \"BPS1\" or \"MZPT\"", path.string(), 0);
+    if (mod::vcdiff::has_magic(patch)) return Format::vcdiff;
+    throw mod::Error(mod::ErrorKind::format, "not a patch: expected \"BPS1\", \"MZPT\" or VCDIFF (D6 C3 C4 00)",
+                     path.string(), 0);
 }
 
 int patch_create(const po::variables_map& vm, const Global& g) {
@@ -54,6 +59,9 @@ int patch_create(const po::variables_map& vm, const Global& g) {
         mod::bps::CreateOptions o;
         if (vm.count("metadata")) o.metadata = vm["metadata"].as<std::string>();
         patch = mod::bps::create(source, target, o);
+    } else if (format == Format::vcdiff) {
+        if (vm.count("metadata")) usage_error("--metadata is a BPS feature");
+        patch = mod::vcdiff::create(source, target);
     } else {
         if (vm.count("metadata")) usage_error("--metadata is a BPS feature");
         mod::zpatch::CreateOptions o;
@@ -122,6 +130,11 @@ int patch_apply(const po::variables_map& vm, const Global& g) {
             o.max_target = max_size;
             o.ignore_source_crc = vm.count("ignore-source-crc") > 0;
             bps_target = mod::bps::apply(mod::ByteReader(patch, mod::Endian::little, patch_path.string(), "bps"), source, o);
+        } else if (format == Format::vcdiff) {
+            if (vm.count("ignore-source-crc")) usage_error("--ignore-source-crc is a BPS option");
+            mod::vcdiff::ApplyOptions o;
+            o.max_target = max_size;
+            bps_target = mod::vcdiff::apply(mod::ByteReader(patch, mod::Endian::big, patch_path.string(), "vcdiff"), source, o);
         } else {
             if (vm.count("ignore-source-crc")) usage_error("--ignore-source-crc is a BPS option");
             mod::zpatch::ApplyOptions o;
@@ -138,7 +151,10 @@ int patch_apply(const po::variables_map& vm, const Global& g) {
         // A refused source: say which file was refused, and name a byte-swapped dump of the
         // right ROM as such (it is the right game, only in another byte order).
         if (e.kind() == mod::ErrorKind::conflict) {
-            if (auto swapped = swapped_dump_of_source(source, expected_source_crc(patch, patch_path, format))) {
+            // VCDIFF names no source checksum to compare a byte-swapped dump with.
+            if (auto swapped = format == Format::vcdiff
+                                   ? std::nullopt
+                                   : swapped_dump_of_source(source, expected_source_crc(patch, patch_path, format))) {
                 fs::path fixed = source_path;
                 fixed.replace_extension("." + swapped->second);
                 throw mod::Error(e.kind(), source_path.string() + " is a byte-swapped (" + swapped->first +
@@ -152,7 +168,7 @@ int patch_apply(const po::variables_map& vm, const Global& g) {
         }
         throw;
     }
-    const mod::ByteView target = format == Format::bps ? mod::ByteView(bps_target) : zstd_target.view();
+    const mod::ByteView target = format == Format::zpatch ? zstd_target.view() : mod::ByteView(bps_target);
     const fs::path inputs[] = {patch_path, source_path};
     // Written only now that the whole result is decoded and checked; 4 KiB blocks of zeros are
     // left as holes (ROM padding), as zstd's own tool does.
@@ -231,21 +247,56 @@ void info_zpatch(const mod::Bytes& patch, const fs::path& path, const Global& g)
     }
 }
 
+void info_vcdiff(const mod::Bytes& patch, const fs::path& path, const Global& g) {
+    const auto info = mod::vcdiff::describe(mod::ByteReader(patch, mod::Endian::big, path.string(), "vcdiff"));
+    const char* secondary = info.secondary == 0 ? "none" : info.secondary == mod::vcdiff::lzma_id ? "lzma" : "other";
+    if (g.json) {
+        Json j;
+        j.begin_object()
+            .field("format", "vcdiff")
+            .field("patch_bytes", std::uint64_t(patch.size()))
+            .field("target_size", info.target_size)
+            .field("source_bytes_named", info.source_end)
+            .field("windows", info.windows)
+            .field("checksummed_windows", info.checksummed_windows)
+            .field("secondary", secondary)
+            .field("app_header", info.app_header)
+            .field("instructions", info.instructions)
+            .field("add_bytes", info.add_bytes)
+            .field("run_bytes", info.run_bytes)
+            .field("copy_bytes", info.copy_bytes)
+            .end_object();
+    } else {
+        std::printf("format       VCDIFF (RFC 3284, %zu bytes, secondary compression %s)\n", patch.size(), secondary);
+        std::printf("source       at least %llu bytes (VCDIFF names no source checksum)\n",
+                    static_cast<unsigned long long>(info.source_end));
+        std::printf("target       %llu bytes in %llu windows, %llu with an Adler-32\n",
+                    static_cast<unsigned long long>(info.target_size), static_cast<unsigned long long>(info.windows),
+                    static_cast<unsigned long long>(info.checksummed_windows));
+        if (!info.app_header.empty()) std::printf("app header   %s\n", mod::escape_controls(info.app_header).c_str());
+        std::printf("instructions %llu: %llu bytes added, %llu run, %llu copied\n",
+                    static_cast<unsigned long long>(info.instructions), static_cast<unsigned long long>(info.add_bytes),
+                    static_cast<unsigned long long>(info.run_bytes), static_cast<unsigned long long>(info.copy_bytes));
+    }
+}
+
 int patch_info(const po::variables_map& vm, const Global& g) {
     fs::path patch_path = required(vm, "patch");
     const auto patch = mod::read_file(patch_path);
-    if (detected_format(patch, patch_path) == Format::bps) info_bps(patch, patch_path, g);
+    const Format format = detected_format(patch, patch_path);
+    if (format == Format::bps) info_bps(patch, patch_path, g);
+    else if (format == Format::vcdiff) info_vcdiff(patch, patch_path, g);
     else info_zpatch(patch, patch_path, g);
     return 0;
 }
 
-const Registrar patch_group({"patch", "distributable patches: BPS (small files) and zstd MZPT (large files)", {
-    {"create", "SOURCE TARGET OUT [--format bps|zpatch] [--level N] [--metadata TEXT]",
-     "make a patch turning SOURCE into TARGET (format from --format or OUT's .bps/.zpatch extension)",
+const Registrar patch_group({"patch", "distributable patches: BPS (ROMs), VCDIFF (what xdelta3 reads) and zstd MZPT", {
+    {"create", "SOURCE TARGET OUT [--format bps|zpatch|vcdiff] [--level N] [--metadata TEXT]",
+     "make a patch turning SOURCE into TARGET (format from --format or OUT's .bps/.zpatch/.vcdiff extension)",
      [](auto& o, auto& p) {
          o.add_options()("source", po::value<std::string>(), "original file")(
              "target", po::value<std::string>(), "modified file")("out", po::value<std::string>(), "patch to write")(
-             "format", po::value<std::string>(), "bps or zpatch")(
+             "format", po::value<std::string>(), "bps, zpatch or vcdiff")(
              "level", number<int>()->default_value(mod::zpatch::default_level), "zstd level (zpatch)")(
              "metadata", po::value<std::string>(), "text stored in the BPS header");
          p.add("source", 1).add("target", 1).add("out", 1);
@@ -254,7 +305,7 @@ const Registrar patch_group({"patch", "distributable patches: BPS (small files) 
     {"apply", "PATCH SOURCE [OUT] [--max-size N] [--ignore-source-crc]",
      "apply a patch; a source that is not the one the patch was made for is refused",
      [](auto& o, auto& p) {
-         o.add_options()("patch", po::value<std::string>(), "patch file (.bps or .zpatch)")(
+         o.add_options()("patch", po::value<std::string>(), "patch file (.bps, .zpatch or .vcdiff/.xdelta)")(
              "source", po::value<std::string>(), "original file")("out", po::value<std::string>(), "result to write (default: beside SOURCE, named after PATCH)")(
              "max-size", number<std::uint64_t>()->default_value(mod::zpatch::default_max_target),
              "refuse patches declaring a larger result")(

@@ -3,6 +3,7 @@
 // (doc/formats/bps.md §4).
 #include "libmod/codec/bps.hpp"
 
+#include "bps_parse.hpp"
 #include "bps_suffix.hpp"
 
 #include "libmod/core/error.hpp"
@@ -84,7 +85,7 @@ public:
           suffixes_(source),
           target_index_(target.size(), key_) {}
 
-    void run(ByteWriter& out) {
+    void run(const detail::OpSink& out) {
         std::size_t pos = 0, literal_start = 0;
         while (pos < target_.size()) {
             Choice c = best_at(pos);
@@ -196,21 +197,15 @@ private:
         indexed_to_ = std::max(indexed_to_, end);
     }
 
-    void flush_literals(ByteWriter& out, std::size_t from, std::size_t to) const {
+    void flush_literals(const detail::OpSink& out, std::size_t from, std::size_t to) const {
         if (to == from) return;
-        write_varint(out, (std::uint64_t(to - from - 1) << 2) | std::uint64_t(Action::target_read));
-        out.bytes(target_.subspan(from, to - from));
+        out({Action::target_read, to - from, from});
     }
 
-    void emit(ByteWriter& out, const Choice& c) {
-        write_varint(out, (std::uint64_t(c.length - 1) << 2) | std::uint64_t(c.kind));
-        if (c.kind == Action::source_copy) {
-            write_varint(out, signed_offset(source_cursor_, c.from));
-            source_cursor_ = c.from + c.length;
-        } else if (c.kind == Action::target_copy) {
-            write_varint(out, signed_offset(target_cursor_, c.from));
-            target_cursor_ = c.from + c.length;
-        }
+    void emit(const detail::OpSink& out, const Choice& c) {
+        out({c.kind, c.length, c.from});
+        if (c.kind == Action::source_copy) source_cursor_ = c.from + c.length;
+        else if (c.kind == Action::target_copy) target_cursor_ = c.from + c.length;
     }
 
     ByteView source_, target_;
@@ -223,6 +218,12 @@ private:
 
 }  // namespace
 
+void detail::parse_delta(ByteView source, ByteView target, std::size_t min_match, const OpSink& sink) {
+    CreateOptions options;
+    options.min_match = min_match;
+    Encoder(source, target, options).run(sink);
+}
+
 Bytes create(ByteView source, ByteView target, const CreateOptions& options) {
     if (target.size() >= 0xFFFFFFFFu)
         throw Error(ErrorKind::limit, "BPS creation handles files below 4 GiB (use a zstd patch for larger ones)");
@@ -233,7 +234,20 @@ Bytes create(ByteView source, ByteView target, const CreateOptions& options) {
     write_varint(out, target.size());
     write_varint(out, options.metadata.size());
     out.string(options.metadata);
-    Encoder(source, target, options).run(out);
+    // The actions: offsets are relative to cursors that move past each copy (bps.md §2).
+    std::uint64_t source_cursor = 0, target_cursor = 0;
+    detail::parse_delta(source, target, options.min_match, [&](const detail::DeltaOp& op) {
+        write_varint(out, (std::uint64_t(op.length - 1) << 2) | std::uint64_t(op.kind));
+        if (op.kind == Action::target_read) {
+            out.bytes(target.subspan(op.from, op.length));
+        } else if (op.kind == Action::source_copy) {
+            write_varint(out, signed_offset(source_cursor, op.from));
+            source_cursor = op.from + op.length;
+        } else if (op.kind == Action::target_copy) {
+            write_varint(out, signed_offset(target_cursor, op.from));
+            target_cursor = op.from + op.length;
+        }
+    });
     out.u32(crc32(source));
     out.u32(crc32(target));
     out.u32(crc32(out.data()));
