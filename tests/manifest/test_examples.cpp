@@ -4,6 +4,7 @@
 #include "test_support.hpp"
 
 #include "libmod/codec/bps.hpp"
+#include "libmod/codec/vcdiff.hpp"
 #include "libmod/codec/zstd_patch.hpp"
 #include "libmod/core/file.hpp"
 #include "libmod/manifest/manifest.hpp"
@@ -49,7 +50,20 @@ void check_patches(const fs::path& out, const fs::path& original, const std::str
         BOOST_TEST((mod::bps::apply(mod::read_file(out / (output_name + ".bps")), source) == target));
     if (fs::exists(out / (output_name + ".zpatch")))
         BOOST_TEST((mod::zpatch::apply(mod::read_file(out / (output_name + ".zpatch")), source) == target));
-    BOOST_TEST(fs::exists(out / (output_name + ".bps")) + fs::exists(out / (output_name + ".zpatch")) >= 1);
+    const fs::path vcdiff = out / (output_name + ".vcdiff");
+    if (fs::exists(vcdiff)) {
+        BOOST_TEST((mod::vcdiff::apply(mod::read_file(vcdiff), source) == target));
+        // The program players use, where it is installed (bash build.sh test installs it).
+        if (fs::exists("/usr/bin/xdelta3")) {
+            const fs::path decoded = out / (output_name + ".by-xdelta3");
+            const std::string cmd = "/usr/bin/xdelta3 -d -f -s '" + original.string() + "' '" + vcdiff.string() + "' '" +
+                                    decoded.string() + "' 2>&1";
+            BOOST_TEST(std::system(cmd.c_str()) == 0, cmd);
+            BOOST_TEST((mod::read_file(decoded) == target));
+            fs::remove(decoded);
+        }
+    }
+    BOOST_TEST(fs::exists(out / (output_name + ".bps")) + fs::exists(out / (output_name + ".zpatch")) + fs::exists(vcdiff) >= 1);
 }
 
 void check_report(const fs::path& report) {

@@ -4,12 +4,17 @@
 #include "json.hpp"
 
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/core/lock.hpp"
 #include "libmod/manifest/apply.hpp"
 #include "libmod/manifest/catalogue.hpp"
 #include "libmod/manifest/manifest.hpp"
+#include "libmod/manifest/watch.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -103,7 +108,7 @@ std::vector<fs::path> folders_to_lock(const std::vector<mf::Manifest>& manifests
     return out;
 }
 
-int run_apply(const po::variables_map& vm, const Global& g) {
+mf::ApplyOptions apply_options(const po::variables_map& vm, const Global& g) {
     mf::ApplyOptions o;
     o.dry_run = vm.count("dry-run") > 0;
     o.threads = g.threads;
@@ -129,15 +134,100 @@ int run_apply(const po::variables_map& vm, const Global& g) {
             if (!d.empty()) o.bases.emplace_back(std::string(d));
             rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
         }
+    return o;
+}
+
+// One apply: loads the manifests, takes the folder locks, applies; warnings on stderr.
+mf::ApplyResult apply_once(const std::vector<fs::path>& paths, const mf::ApplyOptions& o, bool wait) {
+    const auto manifests = mf::load_manifests(paths);
+    std::optional<mod::FolderLocks> locks;
+    if (!o.dry_run)
+        locks.emplace(folders_to_lock(manifests, o), wait, [](const fs::path& dir) {
+            warn("waiting for another modkit process writing in " + dir.string() + " (it holds the folder's lock)");
+        });
+    mf::ApplyResult r = mf::apply_manifests(manifests, o);
+    for (const auto& w : r.warnings) warn(w);
+    return r;
+}
+
+std::string clock_now() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+    return buf;
+}
+
+// One build of --watch: its one line on stdout ("build N HH:MM:SS: …"); problems on stderr as
+// apply prints them. Never throws for what the mod's files say: the loop goes on.
+void watch_build(unsigned n, const std::vector<fs::path>& paths, const mf::ApplyOptions& o, const Global& g,
+                 const std::string& trigger) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string line;
     try {
-        const auto manifests = mf::load_manifests(manifest_paths(vm));
-        std::optional<mod::FolderLocks> locks;
-        if (!o.dry_run)
-            locks.emplace(folders_to_lock(manifests, o), vm.count("no-wait") == 0, [](const fs::path& dir) {
-                warn("waiting for another modkit process writing in " + dir.string() + " (it holds the folder's lock)");
-            });
-        const mf::ApplyResult r = mf::apply_manifests(manifests, o);
-        for (const auto& w : r.warnings) warn(w);
+        const auto r = apply_once(paths, o, true);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        char buf[160];
+        if (o.dry_run)
+            std::snprintf(buf, sizeof buf, "checked %zu edit(s), %zu warning(s), nothing written (%.2f s)", r.plan.edits.size(),
+                          r.warnings.size(), s);
+        else
+            std::snprintf(buf, sizeof buf, "applied %zu edit(s), %zu warning(s), wrote %zu file(s) (%.2f s)", r.plan.edits.size(),
+                          r.warnings.size(), r.written.size(), s);
+        line = buf;
+    } catch (const mf::ManifestError& e) {
+        const int code = report_problems(e, Global{false, g.quiet, g.threads});
+        const auto& d = e.diagnostics();
+        line = "failed (exit " + std::to_string(code) + "): " + (d.empty() ? std::string(e.what()) : d.front().text());
+    } catch (const mod::Error& e) {
+        std::fprintf(stderr, "modkit: %s\n", e.what());
+        line = "failed (exit " + std::to_string(mod::exit_code(e.kind())) + "): " + e.what();
+    } catch (const std::filesystem::filesystem_error& e) {
+        const mod::Error io = mod::io_error(e);
+        std::fprintf(stderr, "modkit: %s\n", io.what());
+        line = "failed (exit 4): " + std::string(io.what());
+    }
+    std::printf("build %u %s%s: %s\n", n, clock_now().c_str(), trigger.c_str(), line.c_str());
+    std::fflush(stdout);
+}
+
+// apply --watch: builds, then polls the mod's files (watch.hpp) every 250 ms; a change that has
+// held still for one more poll starts the next build. Runs until interrupted, or --watch-builds.
+int watch_loop(const po::variables_map& vm, const Global& g, const mf::ApplyOptions& o) {
+    if (g.json) usage_error("--watch prints one line per build; it does not take --json");
+    const auto paths = manifest_paths(vm);
+    std::vector<fs::path> extra;
+    for (const auto& [name, p] : o.input_paths) extra.push_back(p);
+    const unsigned limit = vm["watch-builds"].as<unsigned>();
+    using namespace std::chrono_literals;
+    std::string trigger;
+    for (unsigned n = 1;; ++n) {
+        watch_build(n, paths, o, g, trigger);
+        if (limit != 0 && n >= limit) return 0;
+        auto seen = mf::take_watch_snapshot(paths, extra);
+        for (;;) {
+            std::this_thread::sleep_for(250ms);
+            auto now = mf::take_watch_snapshot(paths, extra);
+            if (now == seen) continue;
+            // Wait for the writer to finish: two polls in a row that agree.
+            for (auto settled = mf::take_watch_snapshot(paths, extra); settled != now;
+                 settled = mf::take_watch_snapshot(paths, extra)) {
+                now = std::move(settled);
+                std::this_thread::sleep_for(250ms);
+            }
+            const auto changed = mf::changed_files(seen, now, 2);
+            trigger = changed.empty() ? std::string() : " (" + changed.front().string() + (changed.size() > 1 ? " and more" : "") + ")";
+            break;
+        }
+    }
+}
+
+int run_apply(const po::variables_map& vm, const Global& g) {
+    const mf::ApplyOptions o = apply_options(vm, g);
+    if (vm.count("watch")) return watch_loop(vm, g, o);
+    try {
+        const mf::ApplyResult r = apply_once(manifest_paths(vm), o, vm.count("no-wait") == 0);
         if (vm.count("timings"))
             for (const auto& [step, ms] : r.timings) std::fprintf(stderr, "modkit: timing: %s %.1f ms\n", step.c_str(), ms);
         if (g.json) {
@@ -211,13 +301,15 @@ void declare_manifests(po::options_description& o, po::positional_options_descri
 }
 
 const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edit in memory, write outputs, patches and a report", {
-    {"apply", "MANIFEST... [--dry-run] [--out DIR] [--input NAME=PATH] [--bases DIR] [--timings] [--no-wait] [--json] [-q]",
+    {"apply", "MANIFEST... [--dry-run] [--out DIR] [--input NAME=PATH] [--bases DIR] [--watch] [--timings] [--no-wait] [--json] [-q]",
      "apply one or more mods (conflicts across them are checked before anything runs)",
      [](auto& o, auto& p) {
          declare_manifests(o, p);
          o.add_options()("dry-run", "validate and print the plan; write nothing")(
              "timings", "print how long each step and edit took on stderr (the report holds no timings)")(
              "no-wait", "when another modkit process is writing in the same folders, stop (exit 3) instead of waiting")(
+             "watch", "apply again whenever the manifest or a file in its folder changes, one line per build (Ctrl-C stops)")(
+             "watch-builds", number<unsigned>()->default_value(0), "with --watch: stop after N builds (0: never)")(
              "out", po::value<std::string>(), "write outputs under DIR (keeping their relative paths)")(
              "input", po::value<std::vector<std::string>>()->composing(),
              "NAME=PATH: read the manifest's input NAME from PATH (your own copy of the base file)")(

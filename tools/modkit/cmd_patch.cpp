@@ -55,13 +55,16 @@ int patch_create(const po::variables_map& vm, const Global& g) {
     const mod::PageBuffer source = mod::read_file_pages(source_path);
     const mod::PageBuffer target = mod::read_file_pages(target_path);
     mod::Bytes patch;
+    if (format != Format::vcdiff && vm["no-secondary"].as<bool>()) usage_error("--no-secondary is a VCDIFF option");
     if (format == Format::bps) {
         mod::bps::CreateOptions o;
         if (vm.count("metadata")) o.metadata = vm["metadata"].as<std::string>();
         patch = mod::bps::create(source, target, o);
     } else if (format == Format::vcdiff) {
         if (vm.count("metadata")) usage_error("--metadata is a BPS feature");
-        patch = mod::vcdiff::create(source, target);
+        mod::vcdiff::CreateOptions o;
+        o.secondary = !vm["no-secondary"].as<bool>();
+        patch = mod::vcdiff::create(source, target, o);
     } else {
         if (vm.count("metadata")) usage_error("--metadata is a BPS feature");
         mod::zpatch::CreateOptions o;
@@ -291,14 +294,15 @@ int patch_info(const po::variables_map& vm, const Global& g) {
 }
 
 const Registrar patch_group({"patch", "distributable patches: BPS (ROMs), VCDIFF (what xdelta3 reads) and zstd MZPT", {
-    {"create", "SOURCE TARGET OUT [--format bps|zpatch|vcdiff] [--level N] [--metadata TEXT]",
+    {"create", "SOURCE TARGET OUT [--format bps|zpatch|vcdiff] [--level N] [--metadata TEXT] [--no-secondary]",
      "make a patch turning SOURCE into TARGET (format from --format or OUT's .bps/.zpatch/.vcdiff extension)",
      [](auto& o, auto& p) {
          o.add_options()("source", po::value<std::string>(), "original file")(
              "target", po::value<std::string>(), "modified file")("out", po::value<std::string>(), "patch to write")(
              "format", po::value<std::string>(), "bps, zpatch or vcdiff")(
              "level", number<int>()->default_value(mod::zpatch::default_level), "zstd level (zpatch)")(
-             "metadata", po::value<std::string>(), "text stored in the BPS header");
+             "metadata", po::value<std::string>(), "text stored in the BPS header")(
+             "no-secondary", po::bool_switch(), "vcdiff without LZMA sections (for decoders built without LZMA)");
          p.add("source", 1).add("target", 1).add("out", 1);
      },
      patch_create},

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 namespace mod::vcdiff::detail {
 
@@ -20,9 +21,13 @@ struct Stream {
 
 }  // namespace
 
-Bytes lzma_compress(ByteView data) {
+namespace {
+
+Bytes lzma_compress_with(ByteView data, std::uint32_t lc, std::uint32_t pb) {
     lzma_options_lzma options;
-    if (lzma_lzma_preset(&options, 9)) throw Error(ErrorKind::limit, "liblzma refused preset 9");
+    if (lzma_lzma_preset(&options, 9 | LZMA_PRESET_EXTREME)) throw Error(ErrorKind::limit, "liblzma refused preset 9e");
+    options.lc = lc;
+    options.pb = pb;
     // The dictionary need not exceed the data: memory stays proportional to the section.
     const std::size_t wanted = std::max<std::size_t>(std::bit_ceil(std::max<std::size_t>(data.size(), 1)), 4096);
     options.dict_size = static_cast<std::uint32_t>(std::min<std::size_t>(options.dict_size, wanted));
@@ -49,6 +54,22 @@ Bytes lzma_compress(ByteView data) {
         if (index + 12 + 12 <= out.size()) out.resize(out.size() - 12 - index);
     }
     return out;
+}
+
+}  // namespace
+
+// Preset 9e with the literal context and position bits LZMA's defaults take (lc 3, pb 2), and,
+// for sections up to 1 MiB (instructions and addresses mostly: bytes whose meaning does not
+// follow 4-byte alignment or the previous byte's high bits), also lc 0 pb 0 and lc 3 pb 0; the
+// smallest is kept (the first on a tie). The decoder reads the choice from the stream.
+Bytes lzma_compress(ByteView data) {
+    Bytes best = lzma_compress_with(data, 3, 2);
+    if (data.size() <= (std::size_t(1) << 20))
+        for (const auto [lc, pb] : {std::pair{0u, 0u}, std::pair{3u, 0u}}) {
+            Bytes other = lzma_compress_with(data, lc, pb);
+            if (other.size() < best.size()) best = std::move(other);
+        }
+    return best;
 }
 
 Bytes lzma_decompress(const ByteReader& section, std::size_t size) {

@@ -150,7 +150,7 @@ std::string starter_manifest(const std::string& game, std::span<const fs::path> 
         example(R"({"op": "skin.reweight", "skin": "NAME", "model": "assets/weights.glb"})");
     }
     cat.AddMember("example_edits", examples, a);
-    outs.AddMember("patches", Value(rapidjson::kArrayType).PushBack(Value(game == "pokemon-stadium" ? "bps" : "zpatch", a), a), a);
+    outs.AddMember("patches", Value(rapidjson::kArrayType).PushBack(Value(game == "pokemon-stadium" ? "bps" : "vcdiff", a), a), a);
     outs.AddMember("report", "out/report", a);
     d.AddMember("inputs", ins, a).AddMember("outputs", outs, a).AddMember("edits", Value(rapidjson::kArrayType), a);
     d.AddMember("_catalogue", cat, a);

@@ -5,6 +5,7 @@
 #include "staging.hpp"
 
 #include "libmod/codec/bps.hpp"
+#include "libmod/codec/vcdiff.hpp"
 #include "libmod/codec/zstd_patch.hpp"
 #include "libmod/core/hash.hpp"
 #include "libmod/manifest/report_page.hpp"
@@ -27,7 +28,7 @@ struct Product {
     fs::path path;
     std::string role;   // output, patch, report
     std::string input;  // display name of the file it belongs to
-    std::string format; // patches: bps / zpatch
+    std::string format; // patches: bps / zpatch / vcdiff
     Bytes bytes;
 };
 
@@ -50,6 +51,9 @@ Bytes make_patch(const std::string& format, const FileState& f, const Bytes& tar
         o.metadata = "{\"modkit\":1,\"mod\":\"" + mod_name + "\"}";
         patch = bps::create(f.original, target, o);
         check = bps::apply(patch, f.original);
+    } else if (format == "vcdiff") {
+        patch = vcdiff::create(f.original, target);
+        check = vcdiff::apply(patch, f.original);
     } else {
         patch = zpatch::create(f.original, target);
         check = zpatch::apply(patch, f.original);
