@@ -16,7 +16,7 @@ jobs="${JOBS:-$(nproc)}"
 # Debian packages the build needs (headers and libraries), and the tools the tests use.
 packages=(cmake g++ pkg-config libboost-program-options-dev libboost-filesystem-dev
           libboost-test-dev libassimp-dev libeigen3-dev libzstd-dev rapidjson-dev libpng-dev libdivsufsort-dev libvalijson-dev
-          libmeshoptimizer-dev libjpeg62-turbo-dev libssl-dev liblzma-dev)
+          libmeshoptimizer-dev libjpeg62-turbo-dev libssl-dev liblzma-dev libzip-dev)
 
 # Only `test` needs these: the browser test renders the report page headless (tests/manifest/
 # test_report_browser.cpp) and xdelta3 applies the VCDIFF patches (tests/codec/test_vcdiff.cpp);

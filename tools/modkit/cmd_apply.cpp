@@ -9,8 +9,10 @@
 #include "libmod/manifest/apply.hpp"
 #include "libmod/manifest/catalogue.hpp"
 #include "libmod/manifest/manifest.hpp"
+#include "libmod/manifest/pack.hpp"
 #include "libmod/manifest/watch.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -223,11 +225,51 @@ int watch_loop(const po::variables_map& vm, const Global& g, const mf::ApplyOpti
     }
 }
 
+// A folder under the system's temporary folder, removed with everything in it at the end.
+class ScratchFolder {
+public:
+    ScratchFolder() {
+        std::string pattern = (fs::temp_directory_path() / "modkit-pack.XXXXXX").string();
+        if (!mkdtemp(pattern.data())) throw mod::Error(mod::ErrorKind::io, "cannot make a temporary folder", pattern);
+        path_ = pattern;
+    }
+    ~ScratchFolder() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// apply PACK.zip: the pack unpacked into a scratch folder, its outputs written under --out (by
+// default a folder beside the zip named after it).
+std::vector<fs::path> unpack_for_apply(const fs::path& zip, mf::ApplyOptions& o, std::optional<ScratchFolder>& scratch,
+                                       const Global& g) {
+    scratch.emplace();
+    const auto u = mf::unpack_mod(zip, scratch->path());
+    if (!o.out_dir) {
+        fs::path parent = zip.parent_path();
+        o.out_dir = (parent.empty() ? fs::path(".") : parent) / zip.stem();
+    }
+    if (!g.quiet && !g.json)
+        std::printf("pack   %s: %zu file(s), %llu bytes; outputs under %s\n", zip.c_str(), u.files,
+                    static_cast<unsigned long long>(u.bytes), o.out_dir->c_str());
+    return {u.manifest};
+}
+
 int run_apply(const po::variables_map& vm, const Global& g) {
-    const mf::ApplyOptions o = apply_options(vm, g);
+    mf::ApplyOptions o = apply_options(vm, g);
+    std::vector<fs::path> paths = manifest_paths(vm);
+    std::optional<ScratchFolder> scratch;
+    const bool pack = std::any_of(paths.begin(), paths.end(), [](const fs::path& p) { return mf::looks_like_pack(p); });
+    if (pack && paths.size() != 1) usage_error("apply takes one mod pack (.zip) at a time, without other manifests");
+    if (pack && vm.count("watch")) usage_error("--watch watches a mod folder, not a pack: unpack it first");
     if (vm.count("watch")) return watch_loop(vm, g, o);
     try {
-        const mf::ApplyResult r = apply_once(manifest_paths(vm), o, vm.count("no-wait") == 0);
+        if (pack) paths = unpack_for_apply(paths.front(), o, scratch, g);
+        const mf::ApplyResult r = apply_once(paths, o, vm.count("no-wait") == 0);
         if (vm.count("timings"))
             for (const auto& [step, ms] : r.timings) std::fprintf(stderr, "modkit: timing: %s %.1f ms\n", step.c_str(), ms);
         if (g.json) {
@@ -287,6 +329,32 @@ int run_new(const po::variables_map& vm, const Global&) {
     return 0;
 }
 
+int run_pack(const po::variables_map& vm, const Global& g) {
+    const fs::path manifest = required(vm, "manifest"), out = required(vm, "out");
+    try {
+        const mf::Manifest m = mf::load_manifest(manifest);
+        const mf::PackResult r = mf::pack_mod(m, out);
+        for (const auto& w : r.warnings) warn(w);
+        if (g.json) {
+            Json j;
+            j.begin_object().field("ok", true).field("zip", out.string()).field("zip_bytes", r.zip_bytes).key("files").begin_array();
+            for (const auto& f : r.files) j.begin_object().field("name", f.name).field("size", f.size).end_object();
+            j.end_array().key("left_out").begin_array();
+            for (const auto& l : r.left_out) j.begin_object().field("name", l.name).field("why", l.why).end_object();
+            j.end_array().end_object();
+            return 0;
+        }
+        if (g.quiet) return 0;
+        for (const auto& f : r.files) std::printf("packed    %s (%llu bytes)\n", f.name.c_str(), static_cast<unsigned long long>(f.size));
+        for (const auto& l : r.left_out) std::printf("left out  %s: %s\n", l.name.c_str(), l.why.c_str());
+        std::printf("wrote %s (%zu file(s), %llu bytes); players apply it with: modkit apply %s --bases DIR\n", out.c_str(),
+                    r.files.size(), static_cast<unsigned long long>(r.zip_bytes), out.filename().c_str());
+        return 0;
+    } catch (const mf::ManifestError& e) {
+        return report_problems(e, g);
+    }
+}
+
 int run_schema(const po::variables_map& vm, const Global&) {
     const std::string which = vm.count("which") ? vm["which"].as<std::string>() : "manifest";
     if (which == "manifest") std::cout << mf::manifest_schema();
@@ -301,7 +369,7 @@ void declare_manifests(po::options_description& o, po::positional_options_descri
 }
 
 const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edit in memory, write outputs, patches and a report", {
-    {"apply", "MANIFEST... [--dry-run] [--out DIR] [--input NAME=PATH] [--bases DIR] [--watch] [--timings] [--no-wait] [--json] [-q]",
+    {"apply", "MANIFEST...|PACK.zip [--dry-run] [--out DIR] [--input NAME=PATH] [--bases DIR] [--watch] [--timings] [--no-wait] [--json] [-q]",
      "apply one or more mods (conflicts across them are checked before anything runs)",
      [](auto& o, auto& p) {
          declare_manifests(o, p);
@@ -320,7 +388,7 @@ const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edi
      run_apply},
 }, true});
 
-const Registrar manifest_group({"manifest", "edit manifests: check, start a new one, print the schema", {
+const Registrar manifest_group({"manifest", "edit manifests: check, start a new one, pack a mod to share, print the schema", {
     {"check", "MANIFEST... [--json]", "validate manifests (every problem with file:line:column); reads no game file",
      declare_manifests, run_check},
     {"new", "GAME INPUT... OUT.json", "write a starter manifest listing what can be edited in the inputs",
@@ -330,6 +398,14 @@ const Registrar manifest_group({"manifest", "edit manifests: check, start a new 
          p.add("game", 1).add("args", -1);
      },
      run_new},
+    {"pack", "MANIFEST OUT.zip [--json] [-q]",
+     "write a zip of the mod's folder to share: no base game file, no outputs (apply OUT.zip runs it)",
+     [](auto& o, auto& p) {
+         o.add_options()("manifest", po::value<std::string>(), "the mod's manifest (mod.json)")(
+             "out", po::value<std::string>(), "the zip to write");
+         p.add("manifest", 1).add("out", 1);
+     },
+     run_pack},
     {"schema", "[manifest|report]", "print the JSON schema",
      [](auto& o, auto& p) {
          o.add_options()("which", po::value<std::string>(), "manifest or report");

@@ -149,8 +149,14 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                     f.original = read_file(in.path);
                 } catch (const Error& e) {
                     if (out.empty()) kind = e.kind();  // io for a missing or unreadable file
+                    std::error_code ec;
+                    // Issue 30 item 5: the message ends with what to do.
+                    const std::string fix = fs::exists(in.path, ec) || options.input_paths.count(in.name)
+                                                ? std::string()
+                                                : " (give your copy with --input " + in.name +
+                                                      "=PATH, or the folder holding it with --bases DIR)";
                     out.push_back(m.at(pointer_join(pointer_join("/inputs", in.name), "path"),
-                                       "cannot read " + in.path_text + ": " + e.message()));
+                                       "cannot read " + in.path_text + ": " + e.message() + fix));
                     continue;
                 }
                 f.current = f.original;

@@ -249,6 +249,13 @@ Manifest build(std::shared_ptr<JsonSource> src, const fs::path& file, const fs::
     const auto& d = src->doc();
     m.name = d["name"].GetString();
     m.game = parse_game(d["game"].GetString());
+    if (d.HasMember("id")) m.id = d["id"].GetString();
+    if (d.HasMember("version")) m.version = d["version"].GetString();
+    if (d.HasMember("description")) m.description = d["description"].GetString();
+    if (d.HasMember("authors"))
+        for (const auto& a : d["authors"].GetArray()) m.authors.emplace_back(a.GetString());
+    if (d.HasMember("author")) m.authors.emplace_back(d["author"].GetString());
+    if (d.HasMember("preview")) m.preview = dir / fs::path(d["preview"].GetString());
     for (const auto& in : d["inputs"].GetObject()) {
         InputDecl i;
         i.name = in.name.GetString();

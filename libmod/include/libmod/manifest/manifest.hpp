@@ -50,6 +50,11 @@ struct Manifest {
     std::filesystem::path file;  // as given
     std::filesystem::path dir;   // the folder paths are relative to
     std::string name;
+    // The mod-folder convention (doc/manifest.md, "Sharing a mod"): free text, not interpreted,
+    // except `preview`, a picture in the folder that `manifest pack` requires to exist.
+    std::string id, version, description;
+    std::vector<std::string> authors;  // "authors", then "author"
+    std::optional<std::filesystem::path> preview;  // resolved
     Game game = Game::pokemon_stadium;
     std::vector<InputDecl> inputs;
     std::map<std::string, std::filesystem::path> outputs;  // input name -> resolved output path
