@@ -214,6 +214,12 @@ BOOST_AUTO_TEST_CASE(invariant_breaks_are_refused_before_anything_is_written) {
     BOOST_REQUIRE(err);
     BOOST_TEST((err->kind() == mod::ErrorKind::format));
     BOOST_TEST(err->path() == "skin.unknown[1].vertices[0]");
+    // Said in the SKIN's terms, with what to do (ux-review D6: "value 2 exceeds the subsection's
+    // 1 vertices" said neither which group nor the fix).
+    const std::string bone_b = hash_text(name_id("BONE_B")), mesh_a = hash_text(name_id("MESH_A"));
+    BOOST_TEST(err->message().find("group " + bone_b + " would weight 1 vertices of MESH " + mesh_a) != std::string::npos,
+               err->message());
+    BOOST_TEST(err->message().find("weight at least 2 vertices of that MESH to " + bone_b) != std::string::npos, err->message());
     // A mismatch the input already had is no reason to refuse; it stays reported.
     s.unknown[1].vertices = {3};
     ReweightReport report;

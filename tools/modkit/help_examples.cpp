@@ -23,6 +23,8 @@ const Table& table() {
         {"manifest check", {"modkit manifest new totemtech " + dgc + " " + ngc + " totem.json",
                             "modkit manifest check totem.json"}},
         {"manifest new", {"modkit manifest new pokemon-stadium " + rom + " stadium.json"}},
+        {"manifest pack", {"modkit manifest new totemtech " + dgc + " " + ngc + " totem.json",
+                           "modkit manifest pack totem.json totem-mod.zip"}},
         {"manifest schema", {"modkit manifest schema manifest > manifest.schema.json"}},
         {"patch create", {"modkit stadium palette hsv " + rom + " 0 blue.z64 --palette 0 --hue 200",
                           "modkit patch create " + rom + " blue.z64 blue.bps --metadata 'Blue model 0'"}},

@@ -242,6 +242,20 @@ private:
     std::vector<std::size_t> tag_, min_;
 };
 
+// What to do about a conflict (issue 30 item 5: messages end with the fix), by what the two
+// edits touch.
+std::string conflict_fix(const std::string& later, const std::string& earlier) {
+    const auto has = [&](const char* word) {
+        return later.find(word) != std::string::npos || earlier.find(word) != std::string::npos;
+    };
+    if (has("palette"))
+        return "give one edit other slots (\"lock\" the slots the other sets, or \"slots\"), or let a texture.replace "
+               "take a palette of its own with \"mode\": \"fork\"";
+    if (has("repacked"))
+        return "a repack moves everything after it: put the byte edits into the replacement's source instead, or drop one";
+    return "drop one of the two edits, or merge them into one";
+}
+
 void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads) {
     std::vector<Diagnostic> out;
     ErrorKind kind = ErrorKind::usage;
@@ -338,7 +352,7 @@ void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads
                 ref.second->pointer, "conflicts with edit \"" + first.id + "\" (" + first.manifest + ":" +
                                          std::to_string(first.line) + ":" + std::to_string(first.column) +
                                          "): both change " + region.first + " " + region.second + " (" + st.what +
-                                         " / " + ft.what + ")"));
+                                         " / " + ft.what + "); " + conflict_fix(st.what, ft.what)));
         }
     }
     if (more)

@@ -334,6 +334,28 @@ Skin reweight_skin(const Skin& skin, std::int32_t mesh_id, const Mesh& mesh,
                             std::to_string(entry_count(skin, sec.group_id)) + " vertex weight(s): the model gives it no weight "
                             "on the positions it moved; a SKIN group that moves nothing is refused",
                         {}, no_offset, "groups[" + group_text(sec.group_id) + "]");
+    // The seed's unknown table: one value per subsection, at most its list's length. Said in the
+    // SKIN's own terms (issue 30 item 5, ux-review D6), with what to do, before the generic check.
+    for (std::size_t i = 0; i < std::min(out.unknown.size(), out.sections.size()); ++i) {
+        const auto& subs = out.sections[i].subsections;
+        const auto& u = out.unknown[i];
+        for (std::size_t j = 0; j < std::min(u.vertices.size(), subs.size()); ++j) {
+            const bool broken_before = i < skin.unknown.size() && i < skin.sections.size() &&
+                                       j < skin.unknown[i].vertices.size() && j < skin.sections[i].subsections.size() &&
+                                       skin.unknown[i].vertices[j] > skin.sections[i].subsections[j].vertices.size();
+            if (u.vertices[j] <= subs[j].vertices.size() || broken_before) continue;
+            const std::int32_t mesh = subs[j].mesh_index < out.mesh_ids.size() ? out.mesh_ids[subs[j].mesh_index] : 0;
+            throw Error(ErrorKind::format,
+                        "group " + group_text(out.sections[i].group_id) + " would weight " +
+                            std::to_string(subs[j].vertices.size()) + " vertices of MESH " + hash_text(mesh) +
+                            ", but the SKIN's unknown table holds " + std::to_string(u.vertices[j]) +
+                            " for that subsection and a value above its vertex count is what `totem verify` refuses "
+                            "(doc/formats/totem-skin.md): in the model, weight at least " + std::to_string(u.vertices[j]) +
+                            " vertices of that MESH to " + group_text(out.sections[i].group_id) +
+                            ", or leave the group's weights as they were",
+                        {}, no_offset, index_path(index_path("skin.unknown", i) + ".vertices", j));
+        }
+    }
     const auto lookup = [&](std::int32_t id) -> std::optional<MeshExtent> {
         if (id != mesh_id) return std::nullopt;
         return MeshExtent{static_cast<std::uint32_t>(mesh.positions.size()), static_cast<std::uint32_t>(mesh.normals.size())};
