@@ -141,6 +141,16 @@ BOOST_AUTO_TEST_CASE(every_example_that_applies_writes_a_self_contained_page_tha
             BOOST_REQUIRE_EQUAL(rr.exit_code, 0);
             BOOST_TEST_INFO(name);
             BOOST_TEST((text_of(again) == html));
+            // And without --base, from wherever the test runs: the folder is found (issue 30 item 5:
+            // run from another folder it used to drop every picture).
+            const fs::path guessed = tmp / "guessed.html";
+            const auto rg = modtest::run_cli({"report", f.path().string(), guessed.string()});
+            BOOST_TEST_INFO(name + ": " + rg.err);
+            BOOST_REQUIRE_EQUAL(rg.exit_code, 0);
+            BOOST_TEST_INFO(name + ": " + rg.err);
+            BOOST_TEST(rg.err.find("not found") == std::string::npos);
+            BOOST_TEST_INFO(name);
+            BOOST_TEST((text_of(guessed) == html));
             ++pages;
         }
         BOOST_TEST_INFO(name);

@@ -81,6 +81,7 @@ int stadium_list(const po::variables_map& vm, const Global& g) {
             const auto& r = rows[i];
             j.begin_object()
                 .field("index", std::uint64_t(i))
+                .field("model", std::uint64_t(i))  // the MODEL every command and manifest takes
                 .field("model_id", std::uint64_t(i + 1))
                 .field("offset", d.offset)
                 .field("stored_size", d.size)
@@ -114,18 +115,19 @@ int stadium_list(const po::variables_map& vm, const Global& g) {
         std::printf("%s: %s, archive at 0x%X: %u entries, fragment id 0x%X, total size 0x%X\n", in.c_str(),
                     n64::to_string(order), model_archive_rom, archive.header.count,
                     archive.header.fragment_id, archive.header.total_size);
-        std::printf("%5s %5s %10s %9s %-9s %9s %6s  %s\n", "index", "model", "offset", "stored", "kind", "size",
-                    "relocs", "root");
+        // One numbering (issue 30 item 5): the first column is the MODEL that show, export, preview,
+        // palette, texture, replace and manifests' "model" take; the root's own stored id follows.
+        std::printf("%5s %10s %9s %-9s %9s %6s  %s\n", "model", "offset", "stored", "kind", "size", "relocs", "root");
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const auto& d = archive.entries[i];
             const auto& r = rows[i];
             std::string root = r.problem;
             if (r.model)
-                root = "id " + std::to_string(r.model->root.model_id) + ", " + std::to_string(r.model->root.layout_count) +
+                root = "stored id " + std::to_string(r.model->root.model_id) + ", " + std::to_string(r.model->root.layout_count) +
                        " layout(s), " + std::to_string(r.model->root.animation_count) + " anim(s), " +
                        std::to_string(total_textures(*r.model)) + " tex, " + std::to_string(total_palettes(*r.model)) +
                        " pal, " + std::to_string(total_vertices(*r.model)) + " vtx";
-            std::printf("%5zu %5zu %#10x %#9x %-9s %#9zx %6s  %s\n", i, i + 1, d.offset, d.size,
+            std::printf("%5zu %#10x %#9x %-9s %#9zx %6s  %s\n", i, d.offset, d.size,
                         to_string(r.decoded.kind), r.decoded.content.size(),
                         r.fragment ? std::to_string(r.fragment->relocs.size()).c_str() : "-", root.c_str());
         }

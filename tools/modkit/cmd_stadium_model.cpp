@@ -358,7 +358,7 @@ int stadium_export(const po::variables_map& vm, const Global& g) {
         j.end_array().end_object();
     } else {
         // (materials, not distinct images: two materials of one texture count twice)
-        std::printf("exported entry %zu (%zu bones, %zu triangles, %zu material(s) with an embedded texture) to %s, "
+        std::printf("exported model %zu (%zu bones, %zu triangles, %zu material(s) with an embedded texture) to %s, "
                     "PNGs in %s\n", s.index,
                     s.model.bones.size(), s.model.triangles.size(), e.embedded_textures, e.file.c_str(),
                     e.texture_dir.c_str());

@@ -237,4 +237,33 @@ std::vector<std::filesystem::path> report_page_inputs(const std::string& report_
     return out;
 }
 
+ReportBase guess_report_base(const std::string& report_json, const std::filesystem::path& report_file) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> candidates = {fs::path()};
+    std::error_code ec;
+    fs::path at = fs::absolute(report_file, ec).parent_path();
+    for (int up = 0; up <= 4 && !at.empty(); ++up) {
+        candidates.push_back(at);
+        if (at == at.parent_path()) break;
+        at = at.parent_path();
+    }
+    ReportBase best;
+    bool first = true;
+    for (const auto& dir : candidates) {
+        ReportBase here{dir, 0, 0};
+        // Found means readable by the page: there, and inside the folder (confine_to_base).
+        const fs::path root = fs::weakly_canonical(dir.empty() ? fs::current_path(ec) : dir, ec);
+        for (const auto& f : report_page_inputs(report_json, dir)) {
+            ++here.named;
+            const fs::path real = fs::weakly_canonical(f, ec);
+            const fs::path rel = real.lexically_relative(root);
+            if (fs::is_regular_file(f, ec) && !rel.empty() && *rel.begin() != "..") ++here.found;
+        }
+        if (here.found == here.named) return here;
+        if (first || here.found > best.found) best = here;
+        first = false;
+    }
+    return best;
+}
+
 }  // namespace mod::manifest

@@ -68,4 +68,16 @@ std::string report_page(const std::string& report_json, const ReportPageOptions&
 std::vector<std::filesystem::path> report_page_inputs(const std::string& report_json,
                                                       const std::filesystem::path& base_dir = {});
 
+struct ReportBase {
+    std::filesystem::path dir;   // where the report's relative paths resolve ("" = the current folder)
+    std::size_t found = 0;       // files of report_page_inputs that exist there
+    std::size_t named = 0;       // files the report names
+};
+
+// Where the report's relative paths start when the user gave no --base: the first of the
+// current folder, then the report file's folder and each folder above it (4 at most), in which
+// every file the report names exists; else the one where most exist (the earliest on a tie).
+// `modkit report` then works wherever it runs (issue 30 item 5).
+ReportBase guess_report_base(const std::string& report_json, const std::filesystem::path& report_file);
+
 }  // namespace mod::manifest
