@@ -9,6 +9,7 @@
 #include "libmod/stadium/fragment.hpp"
 #include "libmod/stadium/model_walk.hpp"
 #include "libmod/stadium/rom_archive.hpp"
+#include "libmod/stadium/species.hpp"
 
 #include <cstdio>
 #include <optional>
@@ -90,6 +91,8 @@ int stadium_list(const po::variables_map& vm, const Global& g) {
                 .field("kind", to_string(r.decoded.kind))
                 .field("decompressed_size", std::uint64_t(r.decoded.content.size()))
                 .field("is_fragment", r.decoded.is_fragment);
+            if (r.model)
+                if (const auto sp = mod::stadium::entry_species(i, r.model->root.model_id)) j.field("species", *sp);
             if (r.fragment) {
                 j.field("relocations", std::uint64_t(r.fragment->relocs.size()))
                     .field("link_base", r.fragment->link_base());
@@ -123,7 +126,10 @@ int stadium_list(const po::variables_map& vm, const Global& g) {
             const auto& r = rows[i];
             std::string root = r.problem;
             if (r.model)
-                root = "stored id " + std::to_string(r.model->root.model_id) + ", " + std::to_string(r.model->root.layout_count) +
+                root = [&] {
+                    const auto sp = mod::stadium::entry_species(i, r.model->root.model_id);
+                    return sp ? *sp + "; " : std::string();
+                }() + "stored id " + std::to_string(r.model->root.model_id) + ", " + std::to_string(r.model->root.layout_count) +
                        " layout(s), " + std::to_string(r.model->root.animation_count) + " anim(s), " +
                        std::to_string(total_textures(*r.model)) + " tex, " + std::to_string(total_palettes(*r.model)) +
                        " pal, " + std::to_string(total_vertices(*r.model)) + " vtx";

@@ -7,6 +7,7 @@
 
 #include "libmod/core/file.hpp"
 #include "libmod/image/png.hpp"
+#include "libmod/stadium/species.hpp"
 #include "libmod/stadium/export.hpp"
 #include "libmod/stadium/model.hpp"
 #include "libmod/stadium/palette_edit.hpp"
@@ -63,6 +64,7 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
     if (g.json) {
         Json j;
         j.begin_object().field("entry", std::uint64_t(index)).field("model_id", unsigned(m.root.model_id))
+            .field("species", mod::stadium::entry_species(index, m.root.model_id).value_or(""))
             .field("fragment_bytes", std::uint64_t(m.fragment.body.size())).field("layout_commands", std::uint64_t(m.commands.size()))
             .field("crosscheck_ok", cc.ok());
         if (m.root_scale) {
@@ -121,8 +123,8 @@ int stadium_show(const po::variables_map& vm, const Global& g) {
         j.end_array().end_object();
         return 0;
     }
-    std::printf("entry %zu: model id %u, fragment 0x%zX bytes, %zu layout commands, relocations %s\n", index,
-                unsigned(m.root.model_id), m.fragment.body.size(), m.commands.size(), cc.ok() ? "match" : "DISAGREE");
+    std::printf("%s: stored id %u, fragment 0x%zX bytes, %zu layout commands, relocations %s\n",
+                mod::stadium::model_label(index, m.root.model_id).c_str(), unsigned(m.root.model_id), m.fragment.body.size(), m.commands.size(), cc.ok() ? "match" : "DISAGREE");
     if (m.root_scale)
         std::printf("root scale %.4f %.4f %.4f\n", (*m.root_scale)[0] / 65536.0, (*m.root_scale)[1] / 65536.0,
                     (*m.root_scale)[2] / 65536.0);

@@ -8,6 +8,7 @@
 #include "libmod/shred/import.hpp"
 #include "libmod/shred/pak.hpp"
 #include "libmod/shred/quartet.hpp"
+#include "libmod/stadium/species.hpp"
 #include "libmod/stadium/animation_replace.hpp"
 #include "libmod/stadium/palette_edit.hpp"
 #include "libmod/stadium/rom_archive.hpp"
@@ -41,6 +42,7 @@ Value stadium_catalogue(const Bytes& bytes, const std::string& file, Alloc& a) {
         }
         Value o(rapidjson::kObjectType), tex(rapidjson::kArrayType), pal(rapidjson::kArrayType);
         o.AddMember("model", std::uint64_t(i), a).AddMember("model_id", unsigned(m.root.model_id), a);
+        if (const auto sp = entry_species(i, m.root.model_id)) o.AddMember("species", str(a, *sp), a);
         for (std::size_t t = 0; t < m.textures.size(); ++t) {
             const auto& x = m.textures[t];
             tex.PushBack(str(a, std::to_string(t) + ": " + (x.format ? n64::to_string(*x.format) : "unknown") + " " +

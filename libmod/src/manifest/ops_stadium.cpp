@@ -6,6 +6,7 @@
 #include "libmod/core/hash.hpp"
 #include "libmod/image/palette_text.hpp"
 #include "libmod/image/png.hpp"
+#include "libmod/stadium/species.hpp"
 #include "libmod/stadium/fragment.hpp"
 #include "libmod/stadium/fragment_image.hpp"
 #include "libmod/stadium/model.hpp"
@@ -160,8 +161,8 @@ void plan_palette_set(const EditEnv& env, PlannedEdit& out) {
     for (unsigned s : slots) out.touches.push_back(palette_touch(env, index, p, pal, {s}));
     add_model_touches(env, out, index);
     add_palette_notes(env, out, m, index);
-    out.summary = "set " + std::to_string(slots.size()) + " slot(s) of palette " + std::to_string(pal) + " of model " +
-                  std::to_string(index);
+    out.summary = "set " + std::to_string(slots.size()) + " slot(s) of palette " + std::to_string(pal) + " of " +
+                  model_label(index, m.root.model_id);
 }
 
 void apply_palette_set(EditEnv& env, ReportOut& r) {
@@ -208,7 +209,7 @@ void plan_palette_hsv(const EditEnv& env, PlannedEdit& out) {
     const auto s = env.hsv_shift();
     out.summary = "shift hue " + std::to_string(s.hue_degrees).substr(0, 6) + " deg, saturation x" +
                   std::to_string(s.saturation).substr(0, 4) + ", value x" + std::to_string(s.value).substr(0, 4) +
-                  " of model " + std::to_string(index);
+                  " of " + model_label(index, m.root.model_id);
 }
 
 void apply_palette_hsv(EditEnv& env, ReportOut& r) {
@@ -289,7 +290,7 @@ void plan_texture_replace(const EditEnv& env, PlannedEdit& out) {
         std::string s;
         for (auto t : textures) s += (s.empty() ? "" : ",") + std::to_string(t);
         return s;
-    }() + " of model " + std::to_string(index) + " (" + to_string(opt.mode) + ")";
+    }() + " of " + model_label(index, m.root.model_id) + " (" + to_string(opt.mode) + ")";
 }
 
 rapidjson::Value texels_json(ReportOut& r, const ModelTexture& t) {
