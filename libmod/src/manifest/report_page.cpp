@@ -46,6 +46,13 @@ figcaption { font-size: 12px; color: #444; }
 .sw.before-row, .sw.after-row { display: inline-block; vertical-align: middle; margin-right: 6px; }
 .mark { height: 12px; line-height: 12px; }
 .legend { display: inline-block; width: 12px; height: 12px; vertical-align: middle; }
+/* Narrow windows (issue 30 item 5): nothing makes the page scroll sideways; wide tables scroll in
+   place, pictures shrink to the width (height kept in proportion), long hashes and paths wrap. */
+img { max-width: 100%; height: auto; }
+figure { max-width: 100%; }
+table { display: block; max-width: 100%; overflow-x: auto; }
+td, th, code, .mono, li, p { overflow-wrap: anywhere; }
+@media (max-width: 600px) { body { margin: 8px; } .edit { padding: 6px 8px; } }
 )css";
 
 std::string edit_anchor(std::size_t i) { return "edit-" + std::to_string(i); }
@@ -199,7 +206,7 @@ std::string report_page(const std::string& report_json, const ReportPageOptions&
         title += ": " + names;
     }
     html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + esc(title) +
-            "</title>\n<style>" + style + "</style>\n</head>\n<body>\n<h1>" + esc(title) + "</h1>\n";
+            "</title>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<style>" + style + "</style>\n</head>\n<body>\n<h1>" + esc(title) + "</h1>\n";
     warnings_box(html, doc);
 
     const Json* edits = member(doc, "edits");
