@@ -49,6 +49,20 @@ BOOST_AUTO_TEST_CASE(stadium_preview_of_the_sample_rom) {
     for (std::size_t i = 0; i < front.pixel_count(); ++i)
         if (std::find(seen.begin(), seen.end(), front.at(i)) == seen.end()) seen.push_back(front.at(i)), ++colours;
     BOOST_CHECK_GT(colours, 4u);
+    // --untextured (ux-review D9: it used to give the same PNG): drawn without the texels, so
+    // everything the textured picture covers is covered (and more: texels that alpha-test away).
+    r = modtest::run_cli({"stadium", "preview", (dir / "rom.z64").string(), "0", (dir / "plain.png").string(), "--view",
+                          "front", "--size", "40", "--untextured"});
+    BOOST_REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const auto plain = read_png_file(dir / "plain.png");
+    BOOST_REQUIRE_EQUAL(plain.pixel_count(), front.pixel_count());
+    const Rgba8 bg = render::RenderOptions{}.background;
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < front.pixel_count(); ++i) {
+        if (!(front.at(i) == bg)) BOOST_TEST(!(plain.at(i) == bg));
+        differing += !(front.at(i) == plain.at(i));
+    }
+    BOOST_CHECK_GT(differing, 0u);
     // Usage errors: bad view, bad size; the input is never overwritten.
     BOOST_CHECK_EQUAL(modtest::run_cli({"stadium", "preview", (dir / "rom.z64").string(), "0",
                                         (dir / "x.png").string(), "--view", "back"}).exit_code, 1);
