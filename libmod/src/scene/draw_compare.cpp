@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -16,6 +17,15 @@ namespace {
 using Words = std::vector<std::uint32_t>;
 
 void put(Words& w, float f) { w.push_back(std::bit_cast<std::uint32_t>(f)); }
+
+// A value on a grid of `step` (0: its bits), so that float noise below the step compares equal.
+void put_on(Words& w, float f, float step) {
+    if (step <= 0.0f || !std::isfinite(f)) return put(w, f);
+    const double q = std::nearbyint(double(f) / double(step));
+    const auto i = static_cast<std::int64_t>(std::clamp(q, -9.0e18, 9.0e18));
+    w.push_back(static_cast<std::uint32_t>(std::uint64_t(i) >> 32));
+    w.push_back(static_cast<std::uint32_t>(std::uint64_t(i)));
+}
 
 // The look of a material as words (texture pixels included), so equal looks compare equal.
 Words material_look(const Scene& s, std::uint32_t material) {
@@ -78,7 +88,7 @@ struct Corner {
 };
 using Triangle = std::pair<std::size_t, std::array<Corner, 3>>;  // look id, corners from the smallest
 
-std::multiset<Triangle> triangles(const Scene& s, std::map<Words, std::size_t>& looks) {
+std::multiset<Triangle> triangles(const Scene& s, std::map<Words, std::size_t>& looks, const DrawTolerance& tol) {
     std::multiset<Triangle> out;
     for (const auto& m : s.meshes) {
         const auto look = looks.emplace(material_look(s, m.material), looks.size()).first->second;
@@ -89,14 +99,14 @@ std::multiset<Triangle> triangles(const Scene& s, std::map<Words, std::size_t>& 
                 c.values = {0xFFFFFFFFu};
                 return c;
             }
-            for (float f : m.positions[v]) put(c.values, f);
+            for (float f : m.positions[v]) put_on(c.values, f, tol.position);
             if (v < m.normals.size())
-                for (float f : m.normals[v]) put(c.values, f);
+                for (float f : m.normals[v]) put_on(c.values, f, tol.normal);
             if (v < m.uv0.size())
-                for (float f : m.uv0[v]) put(c.values, f);
+                for (float f : m.uv0[v]) put_on(c.values, f, tol.uv);
             // No COLOR_0 is white (glTF), so a producer that writes white colours draws alike.
             const Vec4 colour = v < m.colours.size() ? m.colours[v] : Vec4{1, 1, 1, 1};
-            for (float f : colour) put(c.values, f);
+            for (float f : colour) put_on(c.values, f, tol.colour);
             c.weights = weights[v];
             return c;
         };
@@ -109,23 +119,27 @@ std::multiset<Triangle> triangles(const Scene& s, std::map<Words, std::size_t>& 
     return out;
 }
 
-bool same_skeleton(const Skeleton& a, const Skeleton& b) {
+bool same_skeleton(const Skeleton& a, const Skeleton& b, float step) {
     if (a.bones.size() != b.bones.size()) return false;
     for (std::size_t i = 0; i < a.bones.size(); ++i) {
         const auto &x = a.bones[i], &y = b.bones[i];
         if (x.name != y.name || x.parent != y.parent) return false;
-        for (int k = 0; k < 16; ++k)
-            if (std::bit_cast<std::uint32_t>(x.bind[k]) != std::bit_cast<std::uint32_t>(y.bind[k])) return false;
+        for (int k = 0; k < 16; ++k) {
+            Words wx, wy;
+            put_on(wx, x.bind[k], step);
+            put_on(wy, y.bind[k], step);
+            if (wx != wy) return false;
+        }
     }
     return true;
 }
 
 }  // namespace
 
-bool draws_alike(const Scene& a, const Scene& b) {
-    if (!same_skeleton(a.skeleton, b.skeleton)) return false;
+bool draws_alike(const Scene& a, const Scene& b, const DrawTolerance& tolerance) {
+    if (!same_skeleton(a.skeleton, b.skeleton, tolerance.position)) return false;
     std::map<Words, std::size_t> looks;
-    return triangles(a, looks) == triangles(b, looks);
+    return triangles(a, looks, tolerance) == triangles(b, looks, tolerance);
 }
 
 }  // namespace mod::scene

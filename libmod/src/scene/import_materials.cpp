@@ -7,6 +7,7 @@
 #include "libmod/image/png.hpp"
 #include "libmod/scene/model.hpp"
 
+#include <assimp/GltfMaterial.h>
 #include <assimp/material.h>
 #include <assimp/scene.h>
 
@@ -71,6 +72,16 @@ std::vector<MaterialInfo> read_material_info(const aiScene& scene, std::string_v
         }
         int shading = 0;
         if (m->Get(AI_MATKEY_SHADING_MODEL, shading) == AI_SUCCESS && shading == aiShadingMode_Unlit) info.unlit = true;
+        // glTF's alphaMode and alphaCutoff (a cut-out texture stays a cut-out through a round trip).
+        aiString mode;
+        if (m->Get(AI_MATKEY_GLTF_ALPHAMODE, mode) == AI_SUCCESS) {
+            const std::string text = mode.C_Str();
+            info.alpha = text == "MASK" ? AlphaMode::mask : text == "BLEND" ? AlphaMode::blend : AlphaMode::opaque;
+            float cutoff = 0.5f;
+            if (info.alpha == AlphaMode::mask && m->Get(AI_MATKEY_GLTF_ALPHACUTOFF, cutoff) == AI_SUCCESS &&
+                std::isfinite(cutoff))
+                info.alpha_cutoff = std::clamp(cutoff, 0.0f, 1.0f);
+        }
         aiTextureType type = aiTextureType_NONE;
         if (m->GetTextureCount(aiTextureType_BASE_COLOR) > 0) type = aiTextureType_BASE_COLOR;
         else if (m->GetTextureCount(aiTextureType_DIFFUSE) > 0) type = aiTextureType_DIFFUSE;

@@ -310,6 +310,16 @@ RomMeshReplace replace_mesh_in_rom(const StadiumRom& rom, const Archive& archive
                                    const MeshReplaceOptions& options, const RepackOptions& repack) {
     const Model m = read_archive_model(archive, model);
     const std::string path = "archive[" + std::to_string(model) + "].fragment";
+    // An unedited round trip, seen at the source (issue 30 item 4): the source draws what the old
+    // model's export draws (its own export read back, no bone map, scale or axis given). The
+    // rebuild below need not reproduce the original's encoding (a material drawn lit and unlit, a
+    // 256-colour texture with few colours, a texture animation's channel) for the ROM to be kept.
+    // Steps far below what the model stores (s16 positions, s8 normals, 1/32-texel S/T, 8-bit colours).
+    const scene::DrawTolerance read_back{1.0f / 1024, 1.0f / 1024, 1.0f / 65536, 1.0f / 1024};
+    // A bone map could move weights between bones named alike: the source is then not compared.
+    const bool source_is_old = options.keep_unchanged && options.bone_map.empty() &&
+                               options.bone_map.strip_prefixes.empty() &&
+                               scene::draws_alike(source, model_scene(m), read_back);
     MeshReplacement r = replace_mesh(m, std::move(source), options, path);
     r.plan.model = model;
     r.plan.limits = repack.limits;
@@ -317,7 +327,7 @@ RomMeshReplace replace_mesh_in_rom(const StadiumRom& rom, const Archive& archive
     // An unedited round trip (issue 30 item 4): the new model draws what the old one drew, as its
     // export shows it (scene::draws_alike of both models' scenes): the ROM is kept as it is.
     const Fragment f = parse_fragment(ByteReader(r.fragment, Endian::big, rom.file, path));
-    if (scene::draws_alike(model_scene(m), model_scene(read_model(f, path)))) {
+    if (source_is_old || scene::draws_alike(model_scene(m), model_scene(read_model(f, path)))) {
         r.plan.unchanged = true;
         if (options.keep_unchanged) {
             r.plan.new_entry = r.plan.old_entry;

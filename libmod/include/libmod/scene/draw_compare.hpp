@@ -16,6 +16,14 @@ namespace mod::scene {
 //     colour, alpha mode and cutoff, unlit. Material and mesh names do not matter.
 // Tangents and uv1 are not compared (no game here stores them from the scene). A scene whose
 // weights cannot be processed (a vertex without weight) compares its raw influences instead.
-bool draws_alike(const Scene& a, const Scene& b);
+//
+// With a tolerance, positions (and bind matrices), normals, uv0 and colours are compared on a
+// grid of that step instead of by bits (0: bits): for a source read back from a file, whose
+// importer's float arithmetic moves values by an ulp or two. Values that straddle a grid line
+// compare unequal, which only ever errs on the side of "not alike".
+struct DrawTolerance {
+    float position = 0.0f, normal = 0.0f, uv = 0.0f, colour = 0.0f;
+};
+bool draws_alike(const Scene& a, const Scene& b, const DrawTolerance& tolerance = {});
 
 }  // namespace mod::scene
