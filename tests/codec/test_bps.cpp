@@ -14,40 +14,8 @@ namespace {
 using mod::Bytes;
 using mod::ByteView;
 
-// A random edit script: overwrites, insertions, deletions and moved blocks.
-Bytes edited(const Bytes& source, std::uint64_t seed, int edits) {
-    modtest::Rng rng(seed);
-    Bytes t = source;
-    for (int e = 0; e < edits; ++e) {
-        const std::size_t n = t.size();
-        const std::size_t at = n ? rng.below(static_cast<std::uint32_t>(n)) : 0;
-        const std::size_t len = 1 + rng.below(64);
-        switch (rng.below(4)) {
-            case 0:  // overwrite
-                for (std::size_t k = at; k < std::min(n, at + len); ++k) t[k] = static_cast<std::uint8_t>(rng.next());
-                break;
-            case 1: {  // insert random bytes
-                Bytes ins(len);
-                for (auto& b : ins) b = static_cast<std::uint8_t>(rng.next());
-                t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), ins.begin(), ins.end());
-                break;
-            }
-            case 2:  // delete
-                t.erase(t.begin() + static_cast<std::ptrdiff_t>(at),
-                        t.begin() + static_cast<std::ptrdiff_t>(std::min(n, at + len)));
-                break;
-            default: {  // copy a block from elsewhere (a move/duplication)
-                if (n == 0) break;
-                const std::size_t from = rng.below(static_cast<std::uint32_t>(n));
-                Bytes block(t.begin() + static_cast<std::ptrdiff_t>(from),
-                            t.begin() + static_cast<std::ptrdiff_t>(std::min(n, from + len * 8)));
-                t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), block.begin(), block.end());
-                break;
-            }
-        }
-    }
-    return t;
-}
+// A random edit script (test_support's, with its defaults: 1..64 bytes, copies of up to 8x).
+Bytes edited(const Bytes& source, std::uint64_t seed, int edits) { return modtest::random_edits(source, seed, edits); }
 
 Bytes round_trip(const Bytes& source, const Bytes& target, const mod::bps::CreateOptions& o = {}) {
     const Bytes patch = mod::bps::create(source, target, o);

@@ -21,44 +21,11 @@ using mod::ByteView;
 namespace fs = std::filesystem;
 namespace vcdiff = mod::vcdiff;
 
-Bytes random_bytes(std::size_t n, std::uint64_t seed) {
-    modtest::Rng rng(seed);
-    Bytes b(n);
-    for (auto& x : b) x = static_cast<std::uint8_t>(rng.next());
-    return b;
-}
+using modtest::random_bytes;
 
-// Overwrites, insertions (random or text-like), deletions and moved blocks.
+// Overwrites, text-like insertions, deletions and moved blocks of up to 300 bytes.
 Bytes vc_edited(const Bytes& source, std::uint64_t seed, int edits) {
-    modtest::Rng rng(seed);
-    Bytes t = source;
-    for (int e = 0; e < edits; ++e) {
-        const std::size_t n = t.size();
-        const std::size_t at = n ? rng.below(static_cast<std::uint32_t>(n)) : 0;
-        const std::size_t len = 1 + rng.below(300);
-        switch (rng.below(4)) {
-            case 0:
-                for (std::size_t k = at; k < std::min(n, at + len); ++k) t[k] = static_cast<std::uint8_t>(rng.next());
-                break;
-            case 1: {
-                Bytes ins(len);
-                for (std::size_t k = 0; k < len; ++k) ins[k] = static_cast<std::uint8_t>('a' + (k * 7 + e) % 26);
-                t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), ins.begin(), ins.end());
-                break;
-            }
-            case 2:
-                t.erase(t.begin() + static_cast<std::ptrdiff_t>(at), t.begin() + static_cast<std::ptrdiff_t>(std::min(n, at + len)));
-                break;
-            default: {
-                if (n == 0) break;
-                const std::size_t from = rng.below(static_cast<std::uint32_t>(n));
-                const Bytes block(t.begin() + static_cast<std::ptrdiff_t>(from),
-                                  t.begin() + static_cast<std::ptrdiff_t>(std::min(n, from + len)));
-                t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), block.begin(), block.end());
-            }
-        }
-    }
-    return t;
+    return modtest::random_edits(source, seed, edits, {300, 1, true});
 }
 
 std::optional<fs::path> xdelta3() {

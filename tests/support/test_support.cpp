@@ -136,4 +136,45 @@ std::uint64_t Rng::next() {
     return z ^ (z >> 31);
 }
 
+mod::Bytes random_bytes(std::size_t n, std::uint64_t seed) {
+    Rng rng(seed);
+    mod::Bytes b(n);
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng.next());
+    return b;
+}
+
+mod::Bytes random_edits(const mod::Bytes& source, std::uint64_t seed, int edits, const EditScript& script) {
+    Rng rng(seed);
+    mod::Bytes t = source;
+    for (int e = 0; e < edits; ++e) {
+        const std::size_t n = t.size();
+        const std::size_t at = n ? rng.below(static_cast<std::uint32_t>(n)) : 0;
+        const std::size_t len = 1 + rng.below(script.max_len);
+        switch (rng.below(4)) {
+            case 0:  // overwrite
+                for (std::size_t k = at; k < std::min(n, at + len); ++k) t[k] = static_cast<std::uint8_t>(rng.next());
+                break;
+            case 1: {  // insert
+                mod::Bytes ins(len);
+                for (std::size_t k = 0; k < len; ++k)
+                    ins[k] = script.text_inserts ? static_cast<std::uint8_t>('a' + (k * 7 + std::size_t(e)) % 26)
+                                                 : static_cast<std::uint8_t>(rng.next());
+                t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), ins.begin(), ins.end());
+                break;
+            }
+            case 2:  // delete
+                t.erase(t.begin() + static_cast<std::ptrdiff_t>(at), t.begin() + static_cast<std::ptrdiff_t>(std::min(n, at + len)));
+                break;
+            default: {  // copy a block from elsewhere
+                if (n == 0) break;
+                const std::size_t from = rng.below(static_cast<std::uint32_t>(n));
+                const mod::Bytes block(t.begin() + static_cast<std::ptrdiff_t>(from),
+                                       t.begin() + static_cast<std::ptrdiff_t>(std::min(n, from + len * script.copy_factor)));
+                t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), block.begin(), block.end());
+            }
+        }
+    }
+    return t;
+}
+
 }  // namespace modtest

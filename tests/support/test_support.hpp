@@ -71,4 +71,17 @@ private:
     std::uint64_t state_;
 };
 
+// `n` bytes from Rng(seed).
+mod::Bytes random_bytes(std::size_t n, std::uint64_t seed);
+
+// A random edit script for patch tests: `edits` overwrites, insertions, deletions and copies of
+// a block from elsewhere (a move or duplication), each 1..max_len bytes (copies copy_factor times
+// that), from Rng(seed). text_inserts: insertions are letters (as new text is), else random.
+struct EditScript {
+    std::uint32_t max_len = 64;
+    std::size_t copy_factor = 8;
+    bool text_inserts = false;
+};
+mod::Bytes random_edits(const mod::Bytes& source, std::uint64_t seed, int edits, const EditScript& script = {});
+
 }  // namespace modtest

@@ -306,6 +306,29 @@ MeshReplacement replace_mesh(const Model& model, scene::Scene source, const Mesh
     return out;
 }
 
+namespace {
+
+// `source` with each bone renamed as `map` sends it to `target` (bone_map.hpp's rules: an
+// explicit pair, else its own name when the target has it, else the first strip rule that
+// gives a target's name); bones the map sends nowhere keep their names.
+scene::Scene named_by_map(scene::Scene source, const scene::BoneMap& map, const scene::Skeleton& target) {
+    for (auto& bone : source.skeleton.bones) {
+        if (const std::string* t = map.target_for(bone.name)) {
+            bone.name = *t;
+        } else if (!target.find(bone.name)) {
+            for (const auto& prefix : map.strip_prefixes) {
+                if (!std::string_view(bone.name).starts_with(prefix)) continue;
+                const std::string stripped = bone.name.substr(prefix.size());
+                if (target.find(stripped)) bone.name = stripped;
+                break;
+            }
+        }
+    }
+    return source;
+}
+
+}  // namespace
+
 RomMeshReplace replace_mesh_in_rom(const StadiumRom& rom, const Archive& archive, std::size_t model, scene::Scene source,
                                    const MeshReplaceOptions& options, const RepackOptions& repack) {
     const Model m = read_archive_model(archive, model);
@@ -316,10 +339,15 @@ RomMeshReplace replace_mesh_in_rom(const StadiumRom& rom, const Archive& archive
     // 256-colour texture with few colours, a texture animation's channel) for the ROM to be kept.
     // Steps far below what the model stores (s16 positions, s8 normals, 1/32-texel S/T, 8-bit colours).
     const scene::DrawTolerance read_back{1.0f / 1024, 1.0f / 1024, 1.0f / 65536, 1.0f / 1024};
-    // A bone map could move weights between bones named alike: the source is then not compared.
-    const bool source_is_old = options.keep_unchanged && options.bone_map.empty() &&
-                               options.bone_map.strip_prefixes.empty() &&
-                               scene::draws_alike(source, model_scene(m), read_back);
+    // Through a bone map, the source's bones are compared under the names the map gives them
+    // (a map that only renames compares alike; one that swaps or merges bones does not).
+    const scene::Scene old_scene = model_scene(m);
+    const bool source_is_old =
+        options.keep_unchanged &&
+        scene::draws_alike(options.bone_map.empty() && options.bone_map.strip_prefixes.empty()
+                               ? source
+                               : named_by_map(source, options.bone_map, old_scene.skeleton),
+                           old_scene, read_back);
     MeshReplacement r = replace_mesh(m, std::move(source), options, path);
     r.plan.model = model;
     r.plan.limits = repack.limits;
