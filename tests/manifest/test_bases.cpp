@@ -93,6 +93,12 @@ BOOST_AUTO_TEST_CASE(input_option_and_paths_outside_the_folder) {
     r = run_cli({"apply", manifest, "--input", s.rom.string()});
     BOOST_TEST(r.exit_code == 1, r.err);
     BOOST_TEST(!fs::exists(s.mod / "out"));
+    // manifest check takes --input too, and checks the name the same way.
+    r = run_cli({"manifest", "check", manifest, "--input", "rom=" + s.rom.string()});
+    BOOST_TEST(r.exit_code == 0, r.err);
+    r = run_cli({"manifest", "check", manifest, "--input", "roms=" + s.rom.string()});
+    BOOST_TEST(r.exit_code == 1, r.err);
+    BOOST_TEST(r.err.find("no manifest declares an input \"roms\" (declared: rom)") != std::string::npos, r.err);
     // The wrong file through --input: refused by its hash, naming both.
     r = run_cli({"apply", manifest, "--input", "rom=" + (s.bases / "n64/A decoy.z64").string(), "-q"});
     BOOST_TEST(r.exit_code != 0);

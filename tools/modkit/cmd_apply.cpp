@@ -300,8 +300,10 @@ int run_apply(const po::variables_map& vm, const Global& g) {
 }
 
 int run_check(const po::variables_map& vm, const Global& g) {
+    const mf::ApplyOptions o = apply_options(vm, g);  // --input NAME=PATH, parsed as apply does
     try {
         const auto manifests = mf::load_manifests(manifest_paths(vm));
+        mf::check_input_names(manifests, o.input_paths);
         if (g.json) {
             Json j;
             j.begin_object().field("ok", true).field("manifests", std::uint64_t(manifests.size())).end_object();
@@ -389,8 +391,14 @@ const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edi
 }, true});
 
 const Registrar manifest_group({"manifest", "edit manifests: check, start a new one, pack a mod to share, print the schema", {
-    {"check", "MANIFEST... [--json]", "validate manifests (every problem with file:line:column); reads no game file",
-     declare_manifests, run_check},
+    {"check", "MANIFEST... [--input NAME=PATH] [--json]",
+     "validate manifests (every problem with file:line:column); reads no game file",
+     [](auto& o, auto& p) {
+         declare_manifests(o, p);
+         o.add_options()("input", po::value<std::vector<std::string>>()->composing(),
+                         "NAME=PATH: check that NAME is an input of the manifests (as apply --input would)");
+     },
+     run_check},
     {"new", "GAME INPUT... OUT.json", "write a starter manifest listing what can be edited in the inputs",
      [](auto& o, auto& p) {
          o.add_options()("game", po::value<std::string>(), "pokemon-stadium, thps-shred or totemtech")(

@@ -81,8 +81,10 @@ void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vec
 
 namespace detail {
 
-Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
-    for (const auto& [name, path] : options.input_paths) {
+}  // namespace detail
+
+void check_input_names(const std::vector<Manifest>& manifests, const std::map<std::string, fs::path>& input_paths) {
+    for (const auto& [name, path] : input_paths) {
         std::string declared;
         bool found = false;
         for (const auto& m : manifests)
@@ -94,6 +96,12 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
             throw Error(ErrorKind::usage, "--input " + name + "=" + path.string() + ": no manifest declares an input \"" + name +
                                               "\" (declared: " + (declared.empty() ? "none" : declared) + ")");
     }
+}
+
+namespace detail {
+
+Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
+    check_input_names(manifests, options.input_paths);
     Build b;
     std::vector<Diagnostic> out;
     ErrorKind kind = ErrorKind::format;

@@ -100,4 +100,8 @@ struct ApplyResult {
 // with every problem found), then (unless dry_run) executes and writes.
 ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyOptions& options = {});
 
+// Usage error when a name of `input_paths` (--input NAME=PATH) is no input of any manifest,
+// naming the declared ones. apply_manifests checks it first; `manifest check --input` too.
+void check_input_names(const std::vector<Manifest>& manifests, const std::map<std::string, std::filesystem::path>& input_paths);
+
 }  // namespace mod::manifest
