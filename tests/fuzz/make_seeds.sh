@@ -81,6 +81,13 @@ head -c 65536 "$out/shred/layer_sample.pak" > "$out/zpatch/layer.bin"
 "$modkit" patch create "$out/zpatch/zero.src" "$out/totem-sample/totem/SAMPLE.DGC" "$out/zpatch/zero_to_dgc.zpatch" --quiet
 "$modkit" patch create "$out/zpatch/zero.src" "$out/zpatch/zero.src" "$out/zpatch/zero_to_zero.zpatch" --quiet
 "$modkit" patch create "$out/zpatch/char.bin" "$out/zpatch/layer.bin" "$out/zpatch/char_to_layer.zpatch" --quiet
+# fuzz_vcdiff: VCDIFF patches from the same zero-filled source (LZMA sections and plain ones,
+# source copies, target copies through the address caches), small windows not needed: one each.
+mkdir -p "$out/vcdiff"
+"$modkit" patch create "$out/zpatch/zero.src" "$out/zpatch/char.bin" "$out/vcdiff/zero_to_char.vcdiff" --quiet
+"$modkit" patch create "$out/zpatch/zero.src" "$out/zpatch/char.bin" "$out/vcdiff/zero_to_char_plain.vcdiff" --no-secondary --quiet
+"$modkit" patch create "$out/zpatch/zero.src" "$out/totem-sample/totem/SAMPLE.DGC" "$out/vcdiff/zero_to_dgc.vcdiff" --quiet
+"$modkit" patch create "$out/zpatch/zero.src" "$out/zpatch/zero.src" "$out/vcdiff/zero_to_zero.vcdiff" --quiet
 rm "$out/zpatch/zero.src" "$out/zpatch/char.bin" "$out/zpatch/layer.bin"
 # fuzz_rom_header: the sample ROM's boot area and the first 64 KiB it checksums (the rest reads as
 # zero padding), in all three byte orders; and the boot area alone.
