@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
+#include <set>
 
 using modtest::TempDir;
 namespace fs = std::filesystem;
@@ -215,6 +217,37 @@ BOOST_AUTO_TEST_CASE(the_shred_page_shows_counts_boxes_and_the_influence_histogr
     // And the skinning at a glance: coloured by each vertex's largest weight.
     BOOST_TEST(count(html, "alt=\"before weights (front, side)\"") == 1u);
     BOOST_TEST(count(html, "alt=\"after weights (front, side)\"") == 1u);
+}
+
+// Issue 29 item 6: the largest-weight pictures have a legend: each colour once, the bone or
+// group it stands for, and on how many vertices it is the largest weight. On the reweight example
+// every vertex of the hero's export (168, as `totem export` counts them) is in one row before
+// and in one row after.
+BOOST_AUTO_TEST_CASE(the_weight_pictures_have_a_legend_that_counts_every_vertex_once) {
+    TempDir tmp;
+    const fs::path work = tmp / "totem-reweight";
+    BOOST_REQUIRE_EQUAL(run_example("totem-reweight", work).exit_code, 0);
+    const std::string html = text_of(work / "out/report/report.html");
+    const std::size_t at = html.find("<table class=\"bone-legend\">");
+    BOOST_REQUIRE(at != std::string::npos);
+    const std::string table = html.substr(at, html.find("</table>", at) - at);
+    static const std::regex row("<td><span class=\"legend\" style=\"background:(#[0-9A-F]{6})\"></span> #[0-9A-F]{6}</td><td>([^<]*)</td>"
+                                "<td class=\"num\">(\\d+)</td><td class=\"num\">(\\d+)</td>");
+    std::set<std::string> colours, bones;
+    std::size_t before = 0, after = 0, rows = 0;
+    for (auto it = std::sregex_iterator(table.begin(), table.end(), row); it != std::sregex_iterator(); ++it) {
+        ++rows;
+        colours.insert((*it)[1]);
+        bones.insert((*it)[2]);
+        before += std::stoul((*it)[3]);
+        after += std::stoul((*it)[4]);
+    }
+    BOOST_TEST(rows == 5u);  // the hero's five groups
+    BOOST_TEST(colours.size() == rows);
+    BOOST_TEST(bones.size() == rows);
+    BOOST_TEST(colours.count("#E6194B") == 1u);  // the first legend colour goes to the largest group
+    BOOST_TEST(before == 168u);
+    BOOST_TEST(after == 168u);
 }
 
 BOOST_AUTO_TEST_CASE(text_from_files_is_escaped_and_missing_files_become_notes) {

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace mod::manifest::detail::page {
 
@@ -245,21 +246,11 @@ std::string pictures(const scene::Scene& sc, const render::Box& fit, unsigned si
            ": front | side" + empty + "</figcaption></figure>\n";
 }
 
-// The scene with every vertex coloured by the bone of its largest weight (grey: none), unlit and
-// untextured: what a reweight or a new mesh's skinning did, at a glance.
-scene::Scene weight_view(scene::Scene sc) {
-    static constexpr image::Rgba8 colours[] = {{230, 25, 75, 255},  {60, 180, 75, 255},  {255, 225, 25, 255},
-                                               {0, 130, 200, 255},  {245, 130, 48, 255}, {145, 30, 180, 255},
-                                               {70, 240, 240, 255}, {240, 50, 230, 255}, {210, 245, 60, 255},
-                                               {250, 190, 212, 255}, {0, 128, 128, 255}, {170, 110, 40, 255}};
-    auto linear = [](image::Rgba8 c) {
-        return scene::Vec4{float(image::srgb8_to_linear(c.r)), float(image::srgb8_to_linear(c.g)),
-                           float(image::srgb8_to_linear(c.b)), 1.0f};
-    };
-    std::size_t materials = sc.materials.size();
-    for (auto& m : sc.meshes) {
-        materials = std::max<std::size_t>(materials, std::size_t(m.material) + 1);
-        m.colours.assign(m.vertex_count(), linear({128, 128, 128, 255}));
+// The bone of each vertex's largest weight, by name ("" for a vertex without weights).
+std::vector<std::vector<std::string>> dominant_bones(const scene::Scene& sc) {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& m : sc.meshes) {
+        auto& names = out.emplace_back(m.vertex_count());
         for (std::size_t v = 0; v < m.vertex_count(); ++v) {
             std::optional<std::uint32_t> bone;
             if (v < m.skin.size() && m.skin[v].count) bone = m.skin[v].bones[0];
@@ -268,7 +259,80 @@ scene::Scene weight_view(scene::Scene sc) {
                 for (const auto& i : m.influences[v])
                     if (i.weight > best) best = i.weight, bone = i.bone;
             }
-            if (bone) m.colours[v] = linear(colours[*bone % std::size(colours)]);
+            if (bone) names[v] = *bone < sc.skeleton.bones.size() ? sc.skeleton.bones[*bone].name : "bone " + std::to_string(*bone);
+        }
+    }
+    return out;
+}
+
+// The colours of the largest-weight pictures (issue 29 item 6): one per bone name, shared by the
+// before and after pictures so that a leg keeps its colour; the bones that are largest on the
+// most vertices (over both) take the 12 distinct colours, the rest share "other bones".
+struct WeightLegend {
+    struct Entry {
+        std::string bone;
+        image::Rgba8 colour;
+        std::size_t before = 0, after = 0;  // vertices where it is the largest weight
+    };
+    std::vector<Entry> entries;  // by vertex count, then name
+    std::size_t other_before = 0, other_after = 0, none_before = 0, none_after = 0;
+};
+
+constexpr image::Rgba8 legend_colours[] = {{230, 25, 75, 255},   {60, 180, 75, 255},  {255, 225, 25, 255},
+                                          {0, 130, 200, 255},   {245, 130, 48, 255}, {145, 30, 180, 255},
+                                          {70, 240, 240, 255},  {240, 50, 230, 255}, {210, 245, 60, 255},
+                                          {250, 190, 212, 255}, {0, 128, 128, 255},  {170, 110, 40, 255}};
+constexpr image::Rgba8 other_colour{70, 70, 70, 255}, none_colour{128, 128, 128, 255};
+
+WeightLegend weight_legend(const scene::Scene* before, const scene::Scene* after) {
+    std::map<std::string, std::pair<std::size_t, std::size_t>> counts;
+    WeightLegend l;
+    for (int side = 0; side < 2; ++side) {
+        const scene::Scene* sc = side ? after : before;
+        if (!sc) continue;
+        for (const auto& mesh : dominant_bones(*sc))
+            for (const auto& name : mesh) {
+                if (name.empty()) ++(side ? l.none_after : l.none_before);
+                else ++(side ? counts[name].second : counts[name].first);
+            }
+    }
+    for (const auto& [name, c] : counts) l.entries.push_back({name, other_colour, c.first, c.second});
+    std::stable_sort(l.entries.begin(), l.entries.end(), [](const auto& x, const auto& y) {
+        return x.before + x.after > y.before + y.after;
+    });
+    for (std::size_t i = 0; i < l.entries.size(); ++i) {
+        if (i < std::size(legend_colours)) {
+            l.entries[i].colour = legend_colours[i];
+        } else {
+            l.other_before += l.entries[i].before;
+            l.other_after += l.entries[i].after;
+        }
+    }
+    if (l.entries.size() > std::size(legend_colours)) l.entries.resize(std::size(legend_colours));
+    return l;
+}
+
+// The scene with every vertex coloured by the bone of its largest weight (legend colours; dark
+// grey: other bones; grey: none), unlit and untextured: what a reweight or a new mesh's skinning
+// did, at a glance.
+scene::Scene weight_view(scene::Scene sc, const WeightLegend& legend) {
+    auto linear = [](image::Rgba8 c) {
+        return scene::Vec4{float(image::srgb8_to_linear(c.r)), float(image::srgb8_to_linear(c.g)),
+                           float(image::srgb8_to_linear(c.b)), 1.0f};
+    };
+    const auto bones = dominant_bones(sc);
+    std::size_t materials = sc.materials.size();
+    for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
+        auto& m = sc.meshes[mi];
+        materials = std::max<std::size_t>(materials, std::size_t(m.material) + 1);
+        m.colours.assign(m.vertex_count(), linear(none_colour));
+        for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+            const std::string& name = bones[mi][v];
+            if (name.empty()) continue;
+            image::Rgba8 c = other_colour;
+            for (const auto& e : legend.entries)
+                if (e.bone == name) c = e.colour;
+            m.colours[v] = linear(c);
         }
     }
     scene::MaterialInfo flat;
@@ -277,15 +341,42 @@ scene::Scene weight_view(scene::Scene sc) {
     return sc;
 }
 
-std::string weight_pictures(const scene::Scene& sc, const render::Box& fit, unsigned size, const std::string& label) {
+std::string weight_pictures(const scene::Scene& sc, const render::Box& fit, unsigned size, const std::string& label,
+                            const WeightLegend& legend) {
     render::RenderOptions o;
     o.width = o.height = std::clamp(size, 16u, 1024u);
     o.background = preview_background;
     o.fit = fit;
     o.textured = false;
-    const image::RgbaImage pic = render::render_front_side(weight_view(sc), o, 8);
+    const image::RgbaImage pic = render::render_front_side(weight_view(sc, legend), o, 8);
     return "<figure class=\"preview\">" + img(pic, label + " weights (front, side)") + "<figcaption>" + esc(label) +
            ": the bone of each vertex's largest weight</figcaption></figure>\n";
+}
+
+std::string hex_colour(image::Rgba8 c) {
+    char b[8];
+    std::snprintf(b, sizeof b, "#%02X%02X%02X", c.r, c.g, c.b);
+    return b;
+}
+
+// The legend under the largest-weight pictures: each colour, its bone and on how many vertices
+// it is the largest weight before and after.
+std::string legend_html(const WeightLegend& l, bool before, bool after) {
+    std::string h = "<table class=\"bone-legend\"><tr><th>colour</th><th>bone / group</th>";
+    if (before) h += "<th>vertices before</th>";
+    if (after) h += "<th>vertices after</th>";
+    h += "</tr>\n";
+    auto row = [&](image::Rgba8 c, const std::string& name, std::size_t b, std::size_t a) {
+        h += "<tr><td><span class=\"legend\" style=\"background:" + hex_colour(c) + "\"></span> " + hex_colour(c) +
+             "</td><td>" + esc(name) + "</td>";
+        if (before) h += "<td class=\"num\">" + std::to_string(b) + "</td>";
+        if (after) h += "<td class=\"num\">" + std::to_string(a) + "</td>";
+        h += "</tr>\n";
+    };
+    for (const auto& e : l.entries) row(e.colour, e.bone, e.before, e.after);
+    if (l.other_before || l.other_after) row(other_colour, "other bones", l.other_before, l.other_after);
+    if (l.none_before || l.none_after) row(none_colour, "no weight", l.none_before, l.none_after);
+    return h + "</table>\n";
 }
 
 }  // namespace
@@ -355,8 +446,10 @@ void model_section(Section& s, const Json& edit) {
     if (after.scene) s.html += pictures(*after.scene, fit, s.options.preview_size, "after");
     if (op == "mesh.replace" || op == "skin.reweight") {
         s.html += "<br>";
-        if (before.scene) s.html += weight_pictures(*before.scene, fit, s.options.preview_size, "before");
-        if (after.scene) s.html += weight_pictures(*after.scene, fit, s.options.preview_size, "after");
+        const WeightLegend legend = weight_legend(before.scene ? &*before.scene : nullptr, after.scene ? &*after.scene : nullptr);
+        if (before.scene) s.html += weight_pictures(*before.scene, fit, s.options.preview_size, "before", legend);
+        if (after.scene) s.html += weight_pictures(*after.scene, fit, s.options.preview_size, "after", legend);
+        s.html += legend_html(legend, before.scene.has_value(), after.scene.has_value());
     }
     if (before.scene || after.scene)
         s.html += "<p class=\"note\">Both drawn at one scale (the union of the two bounding boxes), bind pose, orthographic; "
