@@ -172,6 +172,43 @@ BOOST_AUTO_TEST_CASE(retargeted_lists_match_a_reference_merge) {
         }
 }
 
+// Issue 29 item 5: Blender keeps 63 bytes of a name. A source bone whose name is such a cut
+// maps to the one target bone that starts with it (with a warning); when two targets start with
+// it, or the name is shorter than 63 bytes, nothing is guessed.
+BOOST_AUTO_TEST_CASE(names_cut_at_63_bytes_match_the_one_target_that_starts_with_them) {
+    const std::string long_a = std::string(60, 'a') + "_upper_arm_left", long_b = std::string(60, 'b') + "_forearm_left";
+    auto scene_with = [](std::vector<std::string> names) {
+        Scene s;
+        s.source = "blender.glb";
+        for (auto& n : names) s.skeleton.bones.push_back(Bone{n});
+        Mesh m;
+        m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+        m.triangles = {{0, 1, 2}};
+        for (std::uint32_t v = 0; v < 3; ++v) m.influences.push_back({Influence{v % 2, 1.0f}});
+        s.meshes.push_back(std::move(m));
+        return s;
+    };
+    Skeleton target;
+    target.bones = {Bone{long_a}, Bone{long_b}};
+    Scene s = scene_with({long_a.substr(0, 63), long_b.substr(0, 63)});
+    const auto report = retarget(s, target);
+    BOOST_TEST(report.mapped_by_truncated_name == 2u);
+    BOOST_TEST(report.source_to_target[0] == 0);
+    BOOST_TEST(report.source_to_target[1] == 1);
+    BOOST_TEST(s.warnings.size() == 2u);
+    BOOST_TEST(s.warnings[0].find("63 bytes") != std::string::npos, s.warnings[0]);
+    // Two targets start with the cut name: unmapped, refused as any unmapped bone is.
+    Skeleton twins;
+    twins.bones = {Bone{long_a}, Bone{long_a.substr(0, 63) + "_2"}, Bone{long_b}};
+    Scene t = scene_with({long_a.substr(0, 63), long_b.substr(0, 63)});
+    BOOST_TEST(modtest::catch_error([&] { retarget(t, twins); }).has_value());
+    // A short name that happens to start a target's is not a cut: unmapped.
+    Skeleton one;
+    one.bones = {Bone{"arm_left_twist"}, Bone{"leg"}};
+    Scene u = scene_with({"arm_left", "leg"});
+    BOOST_TEST(modtest::catch_error([&] { retarget(u, one); }).has_value());
+}
+
 BOOST_AUTO_TEST_CASE(a_map_naming_a_missing_target_is_an_error) {
     Scene s;
     s.source = "x.fbx";

@@ -167,6 +167,24 @@ RetargetReport retarget(Scene& scene, Skeleton&& target, const BoneMap& map) {
                 break;
             }
         }
+        // A name a client cut at its length limit (Blender: 63 bytes) still names the one target
+        // that starts with it (issue 29 item 5); never when two targets do.
+        if (report.source_to_target[i] < 0 && source[i].name.size() >= truncated_name_bytes) {
+            std::int32_t only = -1;
+            std::size_t matches = 0;
+            for (std::size_t t = 0; t < target.bones.size(); ++t)
+                if (target.bones[t].name.size() > source[i].name.size() &&
+                    std::string_view(target.bones[t].name).starts_with(source[i].name))
+                    ++matches, only = static_cast<std::int32_t>(t);
+            if (matches == 1) {
+                report.source_to_target[i] = only;
+                ++report.mapped_by_truncated_name;
+                scene.warnings.push_back("bone '" + source[i].name + "' (" + std::to_string(source[i].name.size()) +
+                                         " bytes: cut by the program that wrote the file, as Blender cuts at 63) "
+                                         "taken as '" + target.bones[static_cast<std::size_t>(only)].name +
+                                         "', the only target bone that starts with it");
+            }
+        }
     }
     // Weight carried by unmapped bones: never dropped silently. When every source bone has a
     // target there is none to count, and the bone range check is made by the rewrite below,

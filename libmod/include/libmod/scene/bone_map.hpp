@@ -37,16 +37,24 @@ struct BoneMap {
 BoneMap parse_bone_map(std::string_view text, std::string_view file = {});
 BoneMap read_bone_map(const std::filesystem::path& path);
 
+// Names at least this long may have been cut by the program that wrote them (Blender keeps 63
+// bytes of a name); retarget maps such a name to the one target bone that starts with it.
+inline constexpr std::size_t truncated_name_bytes = 63;
+
 struct RetargetReport {
     // For each source bone: its target index, or -1 when it has none (and carries no weight).
     std::vector<std::int32_t> source_to_target;
     std::size_t mapped_by_name = 0;
     std::size_t mapped_explicitly = 0;
     std::size_t mapped_by_prefix_rule = 0;  // by a "strip PREFIX" rule
+    std::size_t mapped_by_truncated_name = 0;  // a cut name (>= truncated_name_bytes) that one target starts with
     std::size_t unmapped_without_weight = 0;
     std::size_t merged_influences = 0;  // vertex entries merged because two sources hit one target
 };
 
+// A source bone is mapped by the map's explicit pair, else by its own name, else by a strip rule,
+// else, when its name is truncated_name_bytes or longer, to the one target whose name starts
+// with it (a warning says so; two such targets: unmapped).
 // Rewrites every mesh's raw influences to index `target.bones` and replaces scene.skeleton by
 // `target`. Entries of one vertex that land on the same target bone are summed. Throws
 // mod::Error (format, naming scene.source) listing the unmapped bones that carry weight
