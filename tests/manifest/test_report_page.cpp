@@ -246,6 +246,9 @@ BOOST_AUTO_TEST_CASE(the_weight_pictures_have_a_legend_that_counts_every_vertex_
     BOOST_TEST(colours.size() == rows);
     BOOST_TEST(bones.size() == rows);
     BOOST_TEST(colours.count("#E6194B") == 1u);  // the first legend colour goes to the largest group
+    // Groups are named from the name table (SAMPLE.NGC), as `totem export` names them.
+    BOOST_TEST(bones.count("HERO_PELVIS") == 1u);
+    BOOST_TEST(bones.count("HERO_HEAD") == 1u);
     BOOST_TEST(before == 168u);
     BOOST_TEST(after == 168u);
 }

@@ -91,6 +91,7 @@ Files::Files(const ReportPageOptions& options, const Json& report) : options_(op
                 const std::string path = text_of(f, "path");
                 if (path.empty()) continue;
                 sha1_[path] = text_of(f, "sha1");
+                if (std::string(list) == "inputs" && text_of(f, "kind") == "names") names_inputs_.push_back(path);
                 if (std::string(list) == "outputs" && text_of(f, "role") == "output")
                     output_of_[text_of(f, "input")] = path;
             }

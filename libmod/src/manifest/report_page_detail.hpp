@@ -51,6 +51,8 @@ public:
     std::optional<std::string> output_of(const std::string& input) const;
     // The base file an edit changes: the file its touches name.
     static std::string input_of(const Json& edit);
+    // TotemTech name tables among the report's inputs (kind "names"), as the report writes them.
+    const std::vector<std::string>& names_inputs() const noexcept { return names_inputs_; }
     // Decoded things shared by the sections (e.g. a Stadium model), by a key they choose.
     std::map<std::string, std::shared_ptr<const void>> decoded;
 
@@ -63,6 +65,7 @@ private:
     std::map<std::string, std::string> output_of_;       // input path -> output path
     std::map<std::string, std::shared_ptr<const Bytes>> cache_;
     std::map<std::string, std::string> failures_;
+    std::vector<std::string> names_inputs_;
 };
 
 struct Section {

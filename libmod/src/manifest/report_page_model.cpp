@@ -64,12 +64,27 @@ SceneOf shred_scene(const std::string& quartet, std::size_t mesh) {
     };
 }
 
-SceneOf totem_scene(const std::string& skin_label) {
-    return [skin_label](const Bytes& bytes, const std::string& path) {
+// The report's TotemTech name table (the first "names" input that reads and parses), so that
+// groups and bones are labelled as `totem export` labels them; an empty table (IDs as hashes)
+// when there is none.
+std::shared_ptr<const totem::NameTable> report_names(Files& files) {
+    for (const auto& path : files.names_inputs())
+        if (const auto bytes = files.get(path)) {
+            try {
+                return std::make_shared<const totem::NameTable>(
+                    totem::NameTable::parse(ByteReader(*bytes, Endian::little, path, "names")));
+            } catch (const Error&) {
+            }
+        }
+    return std::make_shared<const totem::NameTable>();
+}
+
+SceneOf totem_scene(const std::string& skin_label, std::shared_ptr<const totem::NameTable> table) {
+    return [skin_label, table](const Bytes& bytes, const std::string& path) {
         const auto order = totem::detect_byte_order(bytes, totem::platform_from_path(path));
         const ByteReader dgc(bytes, order.endian, path, "dgc");
         const totem::Archive a = totem::decode_archive(dgc);
-        const totem::NameTable names;  // names only label the bones; IDs are what the report gives
+        const totem::NameTable& names = *table;  // labels only; the report names records by its own text
         const auto index = totem::find_record_by_text(a, names, skin_label);
         if (!index) throw Error(ErrorKind::format, "no SKIN " + skin_label + " in " + path);
         const totem::Skin skin = totem::decode_skin(totem::payload_reader(dgc, a, *index));
@@ -399,7 +414,7 @@ void model_section(Section& s, const Json& edit) {
         if (const Json* skins = member(*result, "skins"); skins && skins->IsArray() && !skins->Empty())
             skin = text_of((*skins)[0], "skin");
         if (!skin.empty()) {
-            make = totem_scene(skin);
+            make = totem_scene(skin, report_names(s.files));
             what = "character " + character + " (SKIN " + skin + " with its MESHes)";
         } else {
             std::vector<std::string> labels;
@@ -415,7 +430,7 @@ void model_section(Section& s, const Json& edit) {
         what = "mesh " + std::to_string(mesh) + " of quartet " + quartet;
     } else if (op == "skin.reweight") {
         const std::string skin = text_of(*result, "skin");
-        make = totem_scene(skin);
+        make = totem_scene(skin, report_names(s.files));
         what = "SKIN " + skin + " with its MESHes";
     } else {
         auto index = u64_of(*result, "model");
