@@ -19,11 +19,6 @@ using modtest::TempDir;
 
 namespace {
 
-void pack_put(const fs::path& p, const std::string& text) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
-
 std::string pack_text_of(const fs::path& p) {
     const auto b = mod::read_file(p);
     return {b.begin(), b.end()};
@@ -49,9 +44,9 @@ fs::path pack_make_mod(const TempDir& tmp, const std::string& extra = "") {
     const fs::path mod = tmp / "mod";
     fs::create_directories(mod);
     mod::sample::write_example_inputs(mod);
-    pack_put(mod / "mod.json", pack_totem_mod(mod, extra));
-    pack_put(mod / "README.md", "# Green crate\n");
-    pack_put(mod / ".git/HEAD", "ref: refs/heads/main\n");
+    modtest::write_text_file(mod / "mod.json", pack_totem_mod(mod, extra));
+    modtest::write_text_file(mod / "README.md", "# Green crate\n");
+    modtest::write_text_file(mod / ".git/HEAD", "ref: refs/heads/main\n");
     fs::copy_file(mod / "base/totem/SAMPLE.DGC", mod / "assets/backup.bin", fs::copy_options::none);
     return mod;
 }
@@ -173,7 +168,7 @@ BOOST_AUTO_TEST_CASE(pack_says_what_a_shared_mod_lacks) {
     auto r = modtest::run_cli({"manifest", "pack", (mod / "mod.json").string(), (tmp / "p.zip").string()});
     BOOST_TEST(r.exit_code == 4, r.err);
     BOOST_TEST(r.err.find("\"preview\"") != std::string::npos, r.err);
-    pack_put(mod / "preview.png", "not a png");
+    modtest::write_text_file(mod / "preview.png", "not a png");
     r = modtest::run_cli({"manifest", "pack", (mod / "mod.json").string(), (tmp / "p.zip").string()});
     BOOST_TEST(r.exit_code == 2, r.err);
     BOOST_TEST(!fs::exists(tmp / "p.zip"));
@@ -190,7 +185,7 @@ BOOST_AUTO_TEST_CASE(pack_says_what_a_shared_mod_lacks) {
     std::string text = pack_text_of(mod / "mod.json");
     const std::string data_sha1 = pack_sha1_of(mod / "base/totem/SAMPLE.DGC");
     text.replace(text.find(", \"sha1\": \"" + data_sha1 + "\""), 11 + 40 + 1, "");
-    pack_put(mod / "mod.json", text);
+    modtest::write_text_file(mod / "mod.json", text);
     r = modtest::run_cli({"manifest", "pack", (mod / "mod.json").string(), (tmp / "p.zip").string()});
     BOOST_TEST(r.exit_code == 0, r.err);
     BOOST_TEST(r.err.find("input \"data\" declares no sha1 or md5") != std::string::npos, r.err);
@@ -199,7 +194,7 @@ BOOST_AUTO_TEST_CASE(pack_says_what_a_shared_mod_lacks) {
     r = modtest::run_cli({"manifest", "pack", (mod / "mod.json").string(), (mod / "out/SAMPLE.DGC").string()});
     BOOST_TEST(r.exit_code == 1, r.err);
     // The new manifest fields are checked by the schema.
-    pack_put(tmp / "bad/mod.json", std::string(pack_small_mod).replace(std::string(pack_small_mod).find("\"name\""), 6, "\"id\": \"no spaces allowed\", \"name\""));
+    modtest::write_text_file(tmp / "bad/mod.json", std::string(pack_small_mod).replace(std::string(pack_small_mod).find("\"name\""), 6, "\"id\": \"no spaces allowed\", \"name\""));
     r = modtest::run_cli({"manifest", "check", (tmp / "bad/mod.json").string()});
     BOOST_TEST(r.exit_code == 2, r.err);
     BOOST_TEST(r.err.find("id") != std::string::npos, r.err);
@@ -230,7 +225,7 @@ BOOST_AUTO_TEST_CASE(hostile_packs_are_refused_naming_the_entry_and_nothing_is_w
     };
     for (const auto& c : cases) {
         const fs::path zip = tmp / (std::string(c.name) + ".zip");
-        pack_put(zip, pack_raw_zip(c.entries));
+        modtest::write_text_file(zip, pack_raw_zip(c.entries));
         const auto r = modtest::run_cli({"apply", zip.string(), "--out", (tmp / "out").string()});
         BOOST_TEST(r.exit_code == c.exit, c.name << ": " << r.err);
         BOOST_TEST(r.err.find(c.says) != std::string::npos, c.name << ": " << r.err);
@@ -238,12 +233,12 @@ BOOST_AUTO_TEST_CASE(hostile_packs_are_refused_naming_the_entry_and_nothing_is_w
         BOOST_TEST(!fs::exists(tmp / "evil.sh"));
     }
     // Not a zip at all, though it starts like one.
-    pack_put(tmp / "junk.zip", "PK\x03\x04 and then nothing a zip has");
+    modtest::write_text_file(tmp / "junk.zip", "PK\x03\x04 and then nothing a zip has");
     const auto r = modtest::run_cli({"apply", (tmp / "junk.zip").string()});
     BOOST_TEST(r.exit_code == 2, r.err);
     BOOST_TEST(r.err.find("not a readable zip") != std::string::npos, r.err);
     // A well-formed hand-made pack applies its manifest (the reader is not libzip-only).
-    pack_put(tmp / "fine.zip", pack_raw_zip({{"mod.json", manifest}, {"notes/readme.txt", "hi"}}));
+    modtest::write_text_file(tmp / "fine.zip", pack_raw_zip({{"mod.json", manifest}, {"notes/readme.txt", "hi"}}));
     TempDir into;
     const auto u = mf::unpack_mod(tmp / "fine.zip", into.path());
     BOOST_TEST(u.files == 2u);

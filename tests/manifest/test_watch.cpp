@@ -17,11 +17,6 @@ using modtest::TempDir;
 
 namespace {
 
-void watch_write_text(const fs::path& p, const std::string& text) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
-
 std::string watch_totem_mod(const std::string& hue) {
     return R"({ "modkit": 1, "name": "watch", "game": "totemtech",
   "inputs": { "data": { "path": "base/totem/SAMPLE.DGC", "names": "names" }, "names": { "path": "base/totem/SAMPLE.NGC" } },
@@ -44,32 +39,32 @@ BOOST_AUTO_TEST_SUITE(manifest_watch)
 BOOST_AUTO_TEST_CASE(the_snapshot_sees_edits_new_files_and_removals_but_not_hidden_folders_or_temporaries) {
     TempDir tmp;
     const fs::path mod = tmp / "mod";
-    watch_write_text(mod / "mod.json", "{}");
-    watch_write_text(mod / "assets/a.png", "aaaa");
-    watch_write_text(mod / ".git/HEAD", "ref");
-    watch_write_text(mod / "assets/b.png.modkit-tmp.12.0", "partial");
+    modtest::write_text_file(mod / "mod.json", "{}");
+    modtest::write_text_file(mod / "assets/a.png", "aaaa");
+    modtest::write_text_file(mod / ".git/HEAD", "ref");
+    modtest::write_text_file(mod / "assets/b.png.modkit-tmp.12.0", "partial");
     const fs::path manifests[] = {mod / "mod.json"};
     const auto first = mf::take_watch_snapshot(manifests);
     BOOST_TEST(first.size() == 2u);  // mod.json and assets/a.png
     BOOST_TEST(first.count((mod / "assets/a.png").lexically_normal()) == 1u);
     BOOST_TEST(mf::changed_files(first, mf::take_watch_snapshot(manifests)).empty());
 
-    watch_write_text(mod / ".git/HEAD", "other");
-    watch_write_text(mod / "assets/b.png.modkit-tmp.12.0", "partial, longer");
+    modtest::write_text_file(mod / ".git/HEAD", "other");
+    modtest::write_text_file(mod / "assets/b.png.modkit-tmp.12.0", "partial, longer");
     BOOST_TEST(mf::changed_files(first, mf::take_watch_snapshot(manifests)).empty());
 
-    watch_write_text(mod / "assets/a.png", "aaaaa");  // a size change (mtime may share its tick)
+    modtest::write_text_file(mod / "assets/a.png", "aaaaa");  // a size change (mtime may share its tick)
     auto changed = mf::changed_files(first, mf::take_watch_snapshot(manifests));
     BOOST_TEST_REQUIRE(changed.size() == 1u);
     BOOST_TEST(changed[0] == (mod / "assets/a.png").lexically_normal());
 
-    watch_write_text(mod / "assets/new.glb", "x");
+    modtest::write_text_file(mod / "assets/new.glb", "x");
     fs::remove(mod / "assets/a.png");
     changed = mf::changed_files(first, mf::take_watch_snapshot(manifests));
     BOOST_TEST(changed.size() == 2u);  // a.png vanished, new.glb appeared
 
     // A base file outside the folder (--input) is watched when named.
-    watch_write_text(tmp / "elsewhere/base.z64", "rom");
+    modtest::write_text_file(tmp / "elsewhere/base.z64", "rom");
     const fs::path extra[] = {tmp / "elsewhere/base.z64"};
     BOOST_TEST(mf::take_watch_snapshot(manifests, extra).size() == mf::take_watch_snapshot(manifests).size() + 1);
 }
@@ -79,7 +74,7 @@ BOOST_AUTO_TEST_CASE(apply_watch_rebuilds_on_a_change_and_keeps_going_after_a_fa
     const fs::path mod = tmp / "mod";
     fs::create_directories(mod);
     mod::sample::write_example_inputs(mod);
-    watch_write_text(mod / "mod.json", watch_totem_mod("90"));
+    modtest::write_text_file(mod / "mod.json", watch_totem_mod("90"));
 
     const char* exe = std::getenv("MODKIT_CLI");
     const std::string program = exe ? exe : (fs::path(MODKIT_BINARY_DIR) / "modkit").string();
@@ -96,7 +91,7 @@ BOOST_AUTO_TEST_CASE(apply_watch_rebuilds_on_a_change_and_keeps_going_after_a_fa
 
     // Blender-like: the file is replaced while the watcher sleeps.
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    watch_write_text(mod / "mod.json", watch_totem_mod("150.25"));
+    modtest::write_text_file(mod / "mod.json", watch_totem_mod("150.25"));
     const std::string second = watch_line_of(f);
     BOOST_TEST(second.rfind("build 2 ", 0) == 0, second);
     BOOST_TEST(second.find("mod.json)") != std::string::npos, second);  // what started it
@@ -104,7 +99,7 @@ BOOST_AUTO_TEST_CASE(apply_watch_rebuilds_on_a_change_and_keeps_going_after_a_fa
     const mod::Bytes after_second = mod::read_file(mod / "out/SAMPLE.DGC");
     BOOST_TEST((after_second != after_first));  // the new hue was written
 
-    watch_write_text(mod / "mod.json", watch_totem_mod("\"a lot\""));
+    modtest::write_text_file(mod / "mod.json", watch_totem_mod("\"a lot\""));
     const std::string third = watch_line_of(f);
     BOOST_TEST(third.rfind("build 3 ", 0) == 0, third);
     BOOST_TEST(third.find("failed (exit 2): ") != std::string::npos, third);
@@ -119,7 +114,7 @@ BOOST_AUTO_TEST_CASE(apply_watch_rebuilds_on_a_change_and_keeps_going_after_a_fa
 
 BOOST_AUTO_TEST_CASE(watch_refuses_json_output) {
     TempDir tmp;
-    watch_write_text(tmp / "mod.json", watch_totem_mod("90"));
+    modtest::write_text_file(tmp / "mod.json", watch_totem_mod("90"));
     const auto r = modtest::run_cli({"apply", (tmp / "mod.json").string(), "--watch", "--json"});
     BOOST_TEST(r.exit_code == 1);
     BOOST_TEST(r.err.find("--watch") != std::string::npos, r.err);
