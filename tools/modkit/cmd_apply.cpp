@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <set>
 #include <thread>
 #include <cstdlib>
 #include <filesystem>
@@ -161,12 +162,13 @@ std::string clock_now() {
     return buf;
 }
 
-// One build of --watch: its one line on stdout ("build N HH:MM:SS: …"); problems on stderr as
-// apply prints them. Never throws for what the mod's files say: the loop goes on.
-void watch_build(unsigned n, const std::vector<fs::path>& paths, const mf::ApplyOptions& o, const Global& g,
-                 const std::string& trigger) {
+// One build of --watch: `line` gets its result ("applied …" or "failed (exit N): …"); problems
+// go to stderr as apply prints them. Returns the files it wrote. Never throws for what the mod's
+// files say: the loop goes on.
+std::vector<fs::path> watch_build(const std::vector<fs::path>& paths, const mf::ApplyOptions& o, const Global& g,
+                                  std::string& line) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::string line;
+    std::vector<fs::path> written;
     try {
         const auto r = apply_once(paths, o, true);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -178,6 +180,7 @@ void watch_build(unsigned n, const std::vector<fs::path>& paths, const mf::Apply
             std::snprintf(buf, sizeof buf, "applied %zu edit(s), %zu warning(s), wrote %zu file(s) (%.2f s)", r.plan.edits.size(),
                           r.warnings.size(), r.written.size(), s);
         line = buf;
+        for (const auto& w : r.written) written.push_back(w.path);
     } catch (const mf::ManifestError& e) {
         const int code = report_problems(e, Global{false, g.quiet, g.threads});
         const auto& d = e.diagnostics();
@@ -190,12 +193,29 @@ void watch_build(unsigned n, const std::vector<fs::path>& paths, const mf::Apply
         std::fprintf(stderr, "modkit: %s\n", io.what());
         line = "failed (exit 4): " + std::string(io.what());
     }
-    std::printf("build %u %s%s: %s\n", n, clock_now().c_str(), trigger.c_str(), line.c_str());
-    std::fflush(stdout);
+    return written;
+}
+
+// " (FILE)" or " (FILE and more)" for the line of a build a change started.
+std::string trigger_text(const std::vector<fs::path>& changed) {
+    return changed.empty() ? std::string() : " (" + changed.front().string() + (changed.size() > 1 ? " and more" : "") + ")";
+}
+
+// The files of `changed` that are not among `ours` (apply's own outputs), compared as canonical paths.
+std::vector<fs::path> not_written_by_us(const std::vector<fs::path>& changed, const std::vector<fs::path>& ours) {
+    std::set<fs::path> mine;
+    std::error_code ec;
+    for (const auto& p : ours) mine.insert(fs::weakly_canonical(p, ec));
+    std::vector<fs::path> out;
+    for (const auto& p : changed)
+        if (!mine.count(fs::weakly_canonical(p, ec))) out.push_back(p);
+    return out;
 }
 
 // apply --watch: builds, then polls the mod's files (watch.hpp) every 250 ms; a change that has
-// held still for one more poll starts the next build. Runs until interrupted, or --watch-builds.
+// held still for one more poll starts the next build. A file changed while a build ran (other than
+// what the build wrote) starts the next one at once, so no save is lost. Runs until interrupted,
+// or --watch-builds.
 int watch_loop(const po::variables_map& vm, const Global& g, const mf::ApplyOptions& o) {
     if (g.json) usage_error("--watch prints one line per build; it does not take --json");
     const auto paths = manifest_paths(vm);
@@ -204,10 +224,22 @@ int watch_loop(const po::variables_map& vm, const Global& g, const mf::ApplyOpti
     const unsigned limit = vm["watch-builds"].as<unsigned>();
     using namespace std::chrono_literals;
     std::string trigger;
+    auto before = mf::take_watch_snapshot(paths, extra);
     for (unsigned n = 1;; ++n) {
-        watch_build(n, paths, o, g, trigger);
+        std::string line;
+        const auto written = watch_build(paths, o, g, line);
+        // Taken before the line is printed: whatever changes after it is seen starts a build.
+        const auto after = mf::take_watch_snapshot(paths, extra);
+        std::printf("build %u %s%s: %s\n", n, clock_now().c_str(), trigger.c_str(), line.c_str());
+        std::fflush(stdout);
         if (limit != 0 && n >= limit) return 0;
-        auto seen = mf::take_watch_snapshot(paths, extra);
+        const auto during = not_written_by_us(mf::changed_files(before, after, 64), written);
+        if (!during.empty()) {
+            trigger = trigger_text(during);
+            before = after;
+            continue;
+        }
+        auto seen = after;
         for (;;) {
             std::this_thread::sleep_for(250ms);
             auto now = mf::take_watch_snapshot(paths, extra);
@@ -218,8 +250,8 @@ int watch_loop(const po::variables_map& vm, const Global& g, const mf::ApplyOpti
                 now = std::move(settled);
                 std::this_thread::sleep_for(250ms);
             }
-            const auto changed = mf::changed_files(seen, now, 2);
-            trigger = changed.empty() ? std::string() : " (" + changed.front().string() + (changed.size() > 1 ? " and more" : "") + ")";
+            trigger = trigger_text(mf::changed_files(seen, now, 2));
+            before = std::move(now);
             break;
         }
     }
