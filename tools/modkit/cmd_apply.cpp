@@ -257,29 +257,11 @@ int watch_loop(const po::variables_map& vm, const Global& g, const mf::ApplyOpti
     }
 }
 
-// A folder under the system's temporary folder, removed with everything in it at the end.
-class ScratchFolder {
-public:
-    ScratchFolder() {
-        std::string pattern = (fs::temp_directory_path() / "modkit-pack.XXXXXX").string();
-        if (!mkdtemp(pattern.data())) throw mod::Error(mod::ErrorKind::io, "cannot make a temporary folder", pattern);
-        path_ = pattern;
-    }
-    ~ScratchFolder() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
-
 // apply PACK.zip: the pack unpacked into a scratch folder, its outputs written under --out (by
 // default a folder beside the zip named after it).
-std::vector<fs::path> unpack_for_apply(const fs::path& zip, mf::ApplyOptions& o, std::optional<ScratchFolder>& scratch,
+std::vector<fs::path> unpack_for_apply(const fs::path& zip, mf::ApplyOptions& o, std::optional<mod::ScratchFolder>& scratch,
                                        const Global& g) {
-    scratch.emplace();
+    scratch.emplace("modkit-pack.");
     const auto u = mf::unpack_mod(zip, scratch->path());
     if (!o.out_dir) {
         fs::path parent = zip.parent_path();
@@ -294,7 +276,7 @@ std::vector<fs::path> unpack_for_apply(const fs::path& zip, mf::ApplyOptions& o,
 int run_apply(const po::variables_map& vm, const Global& g) {
     mf::ApplyOptions o = apply_options(vm, g);
     std::vector<fs::path> paths = manifest_paths(vm);
-    std::optional<ScratchFolder> scratch;
+    std::optional<mod::ScratchFolder> scratch;
     const bool pack = std::any_of(paths.begin(), paths.end(), [](const fs::path& p) { return mf::looks_like_pack(p); });
     if (pack && paths.size() != 1) usage_error("apply takes one mod pack (.zip) at a time, without other manifests");
     if (pack && vm.count("watch")) usage_error("--watch watches a mod folder, not a pack: unpack it first");

@@ -3,6 +3,8 @@
 #include "libmod/core/file.hpp"
 
 #include <sys/stat.h>
+#include <cerrno>
+#include <cstdlib>
 
 namespace mod {
 
@@ -85,6 +87,21 @@ void create_folder(const fs::path& dir) {
     ec.clear();
     fs::create_directories(dir, ec);
     if (ec) throw io_error(dir, "create the folder", ec);
+}
+
+ScratchFolder::ScratchFolder(std::string_view prefix) {
+    std::error_code ec;
+    const std::filesystem::path base = std::filesystem::temp_directory_path(ec);
+    if (ec) throw io_error(std::filesystem::path("/tmp"), "find the temporary folder", ec);
+    std::string pattern = (base / (std::string(prefix) + "XXXXXX")).string();
+    if (!mkdtemp(pattern.data()))
+        throw io_error(pattern, "make a temporary folder", std::error_code(errno, std::generic_category()));
+    path_ = pattern;
+}
+
+ScratchFolder::~ScratchFolder() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
 }
 
 }  // namespace mod

@@ -79,10 +79,6 @@ void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vec
 
 }  // namespace
 
-namespace detail {
-
-}  // namespace detail
-
 void check_input_names(const std::vector<Manifest>& manifests, const std::map<std::string, fs::path>& input_paths) {
     for (const auto& [name, path] : input_paths) {
         std::string declared;

@@ -10,6 +10,7 @@
 #include "libmod/core/error.hpp"
 #include "libmod/core/file.hpp"
 #include "libmod/core/hash.hpp"
+#include "libmod/image/jpeg.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -174,8 +175,7 @@ struct Walk {
 
 bool picture_magic(ByteView b) {
     static const std::uint8_t png[] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-    return (b.size() >= 8 && std::memcmp(b.data(), png, 8) == 0) ||
-           (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF);
+    return (b.size() >= 8 && std::memcmp(b.data(), png, 8) == 0) || image::is_jpeg(b);
 }
 
 }  // namespace

@@ -254,13 +254,15 @@ ReportBase guess_report_base(const std::string& report_json, const std::filesyst
         if (at == at.parent_path()) break;
         at = at.parent_path();
     }
+    const std::vector<fs::path> named = report_page_inputs(report_json);  // as the report writes them
     ReportBase best;
     bool first = true;
     for (const auto& dir : candidates) {
         ReportBase here{dir, 0, 0};
         // Found means readable by the page: there, and inside the folder (confine_to_base).
         const fs::path root = fs::weakly_canonical(dir.empty() ? fs::current_path(ec) : dir, ec);
-        for (const auto& f : report_page_inputs(report_json, dir)) {
+        for (const auto& name : named) {
+            const fs::path f = name.is_relative() && !dir.empty() ? dir / name : name;
             ++here.named;
             const fs::path real = fs::weakly_canonical(f, ec);
             const fs::path rel = real.lexically_relative(root);

@@ -3,6 +3,7 @@
 
 #include "libmod/core/error.hpp"
 #include "libmod/core/file.hpp"
+#include "libmod/core/folder.hpp"
 #include "libmod/scene/validate.hpp"
 #include "libmod/scene/weights.hpp"
 #include "scene/assimp_util.hpp"
@@ -13,12 +14,9 @@
 #include <assimp/scene.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <memory>
 #include <string_view>
-#include <thread>
 
 namespace mod::scene {
 namespace {
@@ -164,29 +162,6 @@ std::string lower(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
-
-// A private folder for Assimp to write into before the atomic copy to the destination.
-class ScratchDir {
-public:
-    ScratchDir() {
-        static std::atomic<unsigned> counter{0};
-        auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        path_ = fs::temp_directory_path() /
-                ("modkit-export-" + std::to_string(stamp) + "-" + std::to_string(counter++) + "-" +
-                 std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
-        std::error_code ec;
-        fs::create_directories(path_, ec);
-        if (ec) throw Error(ErrorKind::io, "cannot create a scratch folder: " + ec.message(), path_.string());
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
 
 // The optional records the writers trust: colours one per vertex, material_info within the
 // materials, texture pixels matching their size.
@@ -334,7 +309,7 @@ void export_file(const Scene& scene, const fs::path& path, std::span<const fs::p
     }
     check_fbx_names(scene, path);
     auto ai = build_scene(scene);
-    ScratchDir scratch;
+    ScratchFolder scratch("modkit-export-");  // Assimp writes here before the atomic copy
     fs::path temp = scratch.path() / path.filename();
     Assimp::Exporter exporter;
     if (exporter.Export(ai.get(), "fbxa", temp.string()) != AI_SUCCESS) {

@@ -89,18 +89,18 @@ bool samples_as_stored(const SkeletalAnimationData& old, const std::vector<std::
     const auto close = [](double a, double b, double tolerance) {
         return std::fabs(a - b) <= tolerance + 1e-6 * std::fabs(a);
     };
+    // Angles as the game draws them: its SINS/COSS read a 4096-entry table (the angle >> 4), so a
+    // Hermite key's angle between two steps draws as the step below (export does the same). The
+    // source's are rounded first: an export gives multiples of 16 to within float noise; a source
+    // holding the Hermite values themselves draws as they do.
+    const auto drawn = [](std::int16_t r) { return double((std::int32_t(r) >> 4) * 16); };
+    const auto drawn_source = [&](double r) { return drawn(std::int16_t(std::int32_t(std::llround(r)) & 0xFFFF)); };
     for (std::size_t c = 0; c < samples.size(); ++c) {
         if (!owner[c]) continue;  // no bone draws it
         for (std::size_t f = 0; f < samples[c].size(); ++f) {
             const ChannelPose o = sample_channel(old, c, static_cast<std::int32_t>(f));
             const PoseSample& n = samples[c][f];
-            // As the game draws it: its SINS/COSS read a 4096-entry table (the angle >> 4), so a
-            // Hermite key's angle between two steps draws as the step below (export does the same).
-            const auto drawn = [](std::int16_t r) { return double((std::int32_t(r) >> 4) * 16); };
             const Matrix3 ro = rotation_matrix({drawn(o.rotation[0]), drawn(o.rotation[1]), drawn(o.rotation[2])});
-            // The source's angles drawn alike (rounded first: an export gives multiples of 16 to
-            // within float noise; a source holding the Hermite values themselves draws as they do).
-            const auto drawn_source = [&](double r) { return drawn(std::int16_t(std::int32_t(std::llround(r)) & 0xFFFF)); };
             const Matrix3 rn = rotation_matrix({drawn_source(n.rotation[0]), drawn_source(n.rotation[1]), drawn_source(n.rotation[2])});
             for (int k = 0; k < 9; ++k)
                 if (std::fabs(ro[k] - rn[k]) > 1e-5) return false;

@@ -355,7 +355,7 @@ RomMeshReplace replace_mesh_in_rom(const StadiumRom& rom, const Archive& archive
     // An unedited round trip (issue 30 item 4): the new model draws what the old one drew, as its
     // export shows it (scene::draws_alike of both models' scenes): the ROM is kept as it is.
     const Fragment f = parse_fragment(ByteReader(r.fragment, Endian::big, rom.file, path));
-    if (source_is_old || scene::draws_alike(model_scene(m), model_scene(read_model(f, path)))) {
+    if (source_is_old || scene::draws_alike(old_scene, model_scene(read_model(f, path)))) {
         r.plan.unchanged = true;
         if (options.keep_unchanged) {
             r.plan.new_entry = r.plan.old_entry;

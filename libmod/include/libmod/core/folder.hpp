@@ -33,6 +33,20 @@ Error io_error(const std::filesystem::path& path, std::string_view action, std::
 // The same for a filesystem_error (names its first path, or both when it has two).
 Error io_error(const std::filesystem::filesystem_error& e);
 
+// A private folder under the system's temporary folder (mkdtemp: a fresh name, mode 0700),
+// removed with everything in it when the object goes. Throws io when it cannot be made.
+class ScratchFolder {
+public:
+    explicit ScratchFolder(std::string_view prefix = "modkit-");
+    ~ScratchFolder();
+    ScratchFolder(const ScratchFolder&) = delete;
+    ScratchFolder& operator=(const ScratchFolder&) = delete;
+    const std::filesystem::path& path() const noexcept { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
 // ---- Reading a folder someone else made (an extraction folder given back to repack) -------
 // A file an index names is read only from inside the folder: an absolute path, a ".." part
 // and a symbolic link anywhere below `folder` (the folder itself may be one: the user named it)
