@@ -238,6 +238,32 @@ BOOST_AUTO_TEST_CASE(seams_do_not_crack_when_posed) {
     BOOST_TEST(two_bone_triangles == 4u);  // the seams stretch between the bones (blended)
 }
 
+// The writer keeps a texture's alpha whatever the source's alphaMode says: a source that makes a
+// cut-out material opaque, or cuts at another threshold, is told so rather than changed silently.
+BOOST_AUTO_TEST_CASE(an_alpha_mode_the_texture_does_not_follow_is_said) {
+    const stadiumtest::SampleRom r;
+    const Model m = read_archive_model(r.archive, 1);
+    auto warned = [&](const sc::Scene& s, const std::string& what) {
+        const RomMeshReplace out = replace_mesh_in_rom(r.rom, r.archive, 1, s, {}, {});
+        for (const auto& w : out.plan.warnings)
+            if (w.find(what) != std::string::npos) return true;
+        return false;
+    };
+    const sc::Scene own = model_scene(m);
+    std::size_t masked = 0;
+    for (const auto& info : own.material_info) masked += info.alpha == sc::AlphaMode::mask;
+    BOOST_TEST_REQUIRE(masked > 0u);  // the sample's model 1 has a cut-out texture
+    BOOST_TEST(!warned(own, "is opaque in the source"));
+    BOOST_TEST(!warned(own, "alphaCutoff"));
+    sc::Scene opaque = own;
+    for (auto& info : opaque.material_info) info.alpha = sc::AlphaMode::opaque;
+    BOOST_TEST(warned(opaque, "is opaque in the source"));
+    sc::Scene cut = own;
+    for (auto& info : cut.material_info)
+        if (info.alpha == sc::AlphaMode::mask) info.alpha_cutoff = 0.3f;
+    BOOST_TEST(warned(cut, "cuts at alphaCutoff 0.300"));
+}
+
 BOOST_AUTO_TEST_CASE(limits_are_refused_with_numbers) {
     const stadiumtest::SampleRom r;
     const Model m = read_archive_model(r.archive, 0);

@@ -98,6 +98,24 @@ void apply_factor(image::RgbaImage& img, const scene::Vec4& f) {
     }
 }
 
+// The texture is written with its own alpha whatever the source's alphaMode says; how the game
+// draws alpha is its render mode's (not traced). Said when the source means something else, so a
+// material the author made opaque or cut at another threshold is not changed without a word.
+void alpha_mode_warnings(const scene::MaterialInfo& info, const std::string& name, MeshPlan& plan) {
+    if (!info.texture) return;
+    std::size_t clear = 0;
+    for (std::size_t i = 3; i < info.texture->rgba.size(); i += 4) clear += info.texture->rgba[i] < 128;
+    if (info.alpha == scene::AlphaMode::opaque && clear)
+        plan.warnings.push_back("material " + name + " is opaque in the source (glTF alphaMode OPAQUE or none), but " +
+                                std::to_string(clear) + " texel(s) of its texture have alpha below 128: they are written "
+                                "with their alpha, so the game may draw them cut out; make the image opaque if the "
+                                "material must be");
+    if (info.alpha == scene::AlphaMode::mask && std::abs(info.alpha_cutoff - 0.5f) > 0.5f / 255)
+        plan.warnings.push_back("material " + name + " cuts at alphaCutoff " + std::to_string(info.alpha_cutoff).substr(0, 5) +
+                                " in the source; the texture keeps its alpha values and the game's render mode, not "
+                                "the cutoff, decides which texels are cut");
+}
+
 }  // namespace
 
 std::vector<MaterialOut> build_materials(const Model& model, const scene::Scene& source, const MeshPartition& part,
@@ -132,6 +150,7 @@ std::vector<MaterialOut> build_materials(const Model& model, const scene::Scene&
         MaterialOut& mo = out[mi];
         if (!mo.used) continue;
         const scene::MaterialInfo info = mi < source.material_info.size() ? source.material_info[mi] : scene::MaterialInfo{};
+        alpha_mode_warnings(info, mi < source.materials.size() ? source.materials[mi] : "material" + std::to_string(mi), plan);
         std::string key;
         for (float f : info.base_colour) key += std::to_string(f) + ",";
         if (info.texture) {
