@@ -109,7 +109,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
     const fs::path data_path = required(vm, "data"), names_path = required(vm, "names");
     const std::string target_text = required(vm, "target");
     const fs::path source_path = required(vm, "source"), out = required(vm, "out");
-    const fs::path names_out = vm.count("names-out") ? fs::path(vm["names-out"].as<std::string>()) : fs::path();
+    fs::path names_out = vm.count("names-out") ? fs::path(vm["names-out"].as<std::string>()) : fs::path();
 
     const mod::Bytes data = mod::read_file(data_path);
     const auto platform = platform_from_path(data_path);
@@ -130,6 +130,8 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
     ReplaceOptions options;
     options.allow_scale_change = vm["allow-scale-change"].as<bool>();
     options.keep_unchanged = !vm["rebuild"].as<bool>();
+    options.source_textures = !vm["keep-textures"].as<bool>();
+    options.platform = platform;
     std::vector<fs::path> inputs = {data_path, names_path, source_path};
     if (vm.count("bone-map")) {
         options.bone_map = mod::scene::read_bone_map(vm["bone-map"].as<std::string>());
@@ -142,6 +144,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
             inputs.emplace_back(vm[opt].as<std::string>());
         }
     mod::scene::ImportOptions import;
+    import.read_textures = options.source_textures;
     import.scale = vm["scale"].as<float>();
     import.axes = mod::scene::parse_axis_map(vm["axis"].as<std::string>());
     const std::string units = vm["units"].as<std::string>();
@@ -149,17 +152,25 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
     else if (units == "metres" || units == "meters") import.units = mod::scene::Units::metres;
     else usage_error("--units must be file or metres");
     mod::ensure_distinct_output(out, inputs);
-    if (!names_out.empty()) {
+    const auto check_names_out = [&] {
         mod::ensure_distinct_output(names_out, inputs);
         const fs::path outputs[] = {out, names_out};
         mod::ensure_distinct_outputs(outputs);
-    }
+    };
+    if (!names_out.empty()) check_names_out();
 
     mod::scene::Scene source = mod::scene::import_file(source_path, import);
     ReplaceReport report;
     auto items = replace_meshes(dgc, archive, names, *target, std::move(source), options, &report);
     RepackReport packed_report;
     const mod::Bytes encoded = repack_checked(dgc, archive, std::move(items), &packed_report);  // verified
+    // New BITMAP/MATERIAL records add names: the table goes beside the archive unless told where.
+    for (const auto& n : report.names_added) names.add(n);
+    if (!report.names_added.empty() && names_out.empty()) {
+        names_out = out;
+        names_out.replace_extension(names_extension(platform.value_or(Platform::gamecube)));
+        check_names_out();
+    }
 
     mod::write_file_atomic(out, encoded, inputs);
     if (!names_out.empty()) mod::write_file_atomic(names_out, names.encode(), inputs);
@@ -196,6 +207,14 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
         }
         j.end_array().key("kept_meshes").begin_array();
         for (const auto& k : report.kept_meshes) j.value(k);
+        j.end_array().key("textures").begin_array();
+        for (const auto& t : report.textures)
+            j.begin_object().field("source_material", t.source_material).field("replaces", t.replaces)
+                .field("material", t.material).field("bitmap", t.bitmap).field("template_bitmap", t.template_bitmap)
+                .field("format", t.format).field("width", std::uint64_t(t.width)).field("height", std::uint64_t(t.height))
+                .field("mean_delta_e", t.encode.mean_delta_e).field("max_delta_e", t.encode.max_delta_e).end_object();
+        j.end_array().key("names_added").begin_array();
+        for (const auto& n : report.names_added) j.value(n);
         j.end_array().key("bones").begin_object().field("mapped_by_name", std::uint64_t(report.bones.mapped_by_name))
             .field("mapped_explicitly", std::uint64_t(report.bones.mapped_explicitly))
             .field("mapped_by_prefix_rule", std::uint64_t(report.bones.mapped_by_prefix_rule))
@@ -224,6 +243,13 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
                     report.bones.mapped_by_name, report.bones.mapped_explicitly, report.bones.mapped_by_prefix_rule,
                     report.bones.unmapped_without_weight);
     for (const auto& k : report.kept_meshes) std::printf("MESH %s: no source mesh is named after it: kept\n", k.c_str());
+    for (const auto& t : report.textures)
+        if (!t.bitmap.empty())
+            std::printf("texture of '%s': new BITMAP %s (%s %ux%u, mean dE %.2f, max %.2f), new MATERIAL %s\n",
+                        t.source_material.c_str(), t.bitmap.c_str(), t.format.c_str(), t.width, t.height, t.encode.mean_delta_e,
+                        t.encode.max_delta_e, t.material.c_str());
+        else
+            std::printf("colour of '%s': new MATERIAL %s (texture kept)\n", t.source_material.c_str(), t.material.c_str());
     if (report.unchanged)
         std::printf(options.keep_unchanged
                         ? "the source draws what the archive has (the character's own unedited export): every MESH and "
@@ -235,7 +261,7 @@ int totem_replace(const po::variables_map& vm, const Global& g) {
 }
 
 const Registrar totem_replace_group({"totem", "", {
-    {"replace", "DATA NAMES NODE|LOD|SKIN|MESH SOURCE OUT [--names-out N] [--bone-map FILE] [--mesh-map FILE] [--material-map FILE] [--units metres|file] [--scale S] [--axis A] [--allow-scale-change] [--rebuild]",
+    {"replace", "DATA NAMES NODE|LOD|SKIN|MESH SOURCE OUT [--names-out N] [--bone-map FILE] [--mesh-map FILE] [--material-map FILE] [--units metres|file] [--scale S] [--axis A] [--allow-scale-change] [--rebuild] [--keep-textures]",
      "replace a character's MESH records from FBX/glTF (strips, bounds, materials by name) and rebuild the SKINs "
      "that move them from the source's bone weights",
      [](auto& o, auto& p) {
@@ -258,6 +284,10 @@ const Registrar totem_replace_group({"totem", "", {
                         ("rebuild", po::bool_switch(),
                          "rebuild the MESH and SKIN records even when the source draws what the archive has (by default "
                          "such a source, e.g. an unedited export, keeps them byte for byte)")
+                        ("keep-textures", po::bool_switch(),
+                         "keep every MATERIAL as it is (by default a source material with its own base-colour image "
+                         "gets a new BITMAP and MATERIAL; their names go into the name table, written beside OUT "
+                         "unless --names-out says where)")
                         ("axis", po::value<std::string>()->default_value("identity"),
                          "axis conversion of the model: identity, zup-to-yup, yup-to-zup or three signed axes (x,z,-y)");
          p.add("data", 1).add("names", 1).add("target", 1).add("source", 1).add("out", 1);

@@ -328,6 +328,9 @@ void plan_mesh_replace(const EditEnv& env, PlannedEdit& out) {
             // A SKIN we cannot decode names nothing we know of (totem verify says why).
         }
     }
+    if (env.names && env.text("textures", "source") != "keep")
+        out.touches.push_back(touch(*env.names, "names", 0, to_end, false,
+                                    "the names of new BITMAP/MATERIAL records for the source's own textures, if any"));
     add_archive_touches(env, out);
     out.limits.push_back("at most 65,536 positions, UVs and normals per MESH (16-bit ids); more is refused");
     out.limits.push_back("source materials must be the MESH's or MATERIAL/MATERIALANIM records of the archive (by name)");
@@ -343,6 +346,8 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     ReplaceOptions options;
     options.allow_scale_change = env.flag("allow_scale_change", false);
     options.keep_unchanged = !env.flag("rebuild", false);
+    options.source_textures = env.text("textures", "source") != "keep";  // schema: source, keep
+    options.platform = totem_platform(env);
     // "meshes" / "materials": {"source name": "record", …} (the schema checks the shape).
     for (const auto& [field, map] : {std::pair<const char*, scene::BoneMap*>{"meshes", &options.mesh_map},
                                      std::pair<const char*, scene::BoneMap*>{"materials", &options.material_map}})
@@ -361,7 +366,9 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
     }
     scene::Scene source;
     try {
-        source = scene::import_file(env.path("source"), model_import_options(env));
+        scene::ImportOptions import = model_import_options(env);
+        import.read_textures = options.source_textures;
+        source = scene::import_file(env.path("source"), import);
     } catch (const Error& e) {
         if (e.kind() != ErrorKind::io) throw;
         env.fail("source", e.what(), e.kind());
@@ -378,6 +385,15 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
         if (e.kind() == ErrorKind::usage && e.message().starts_with("the material map"))
             env.fail("materials", e.message(), e.kind());
         throw;
+    }
+    NameTable grown = names;
+    if (!rep.names_added.empty()) {
+        if (!env.names)
+            env.fail("textures", std::to_string(rep.textures.size()) + " source material(s) bring their own texture (first: '" +
+                                     rep.textures.front().source_material + "'): the new BITMAP/MATERIAL records need names in "
+                                     "the archive's name table: give the input its \"names\" (and an output for it), or "
+                                     "set \"textures\": \"keep\"");
+        for (const auto& n : rep.names_added) grown.add(n);
     }
     RepackReport packed_report;
     Archive packed;
@@ -414,9 +430,25 @@ void apply_mesh_replace(EditEnv& env, ReportOut& r) {
         r.warn("MESH " + k + ": no source mesh is named after it: kept unchanged");
     }
     for (const auto& w : rep.warnings) r.warn(w);
-    r.set("meshes", std::move(meshes)).set("skins", std::move(skins)).set("kept_meshes", std::move(kept));
+    rapidjson::Value textures(rapidjson::kArrayType), added(rapidjson::kArrayType);
+    for (const auto& t : rep.textures) {
+        rapidjson::Value o(rapidjson::kObjectType);
+        o.AddMember("source_material", r.str(t.source_material), r.a).AddMember("replaces", r.str(t.replaces), r.a)
+            .AddMember("material", r.str(t.material), r.a).AddMember("bitmap", r.str(t.bitmap), r.a)
+            .AddMember("template_bitmap", r.str(t.template_bitmap), r.a).AddMember("format", r.str(t.format), r.a)
+            .AddMember("width", t.width, r.a).AddMember("height", t.height, r.a)
+            .AddMember("mean_delta_e", t.encode.mean_delta_e, r.a).AddMember("max_delta_e", t.encode.max_delta_e, r.a);
+        textures.PushBack(o, r.a);
+    }
+    for (const auto& n : rep.names_added) added.PushBack(r.str(n), r.a);
+    r.set("meshes", std::move(meshes)).set("skins", std::move(skins)).set("kept_meshes", std::move(kept))
+        .set("textures", std::move(textures)).set("names_added", std::move(added));
     env.target.current = std::move(encoded);
     report_repack(r, packed_report, packed);
+    if (!rep.names_added.empty()) {  // only once the archive is written: an edit that fails changes nothing
+        env.names->current = grown.encode();
+        env.names->edited = true;
+    }
 }
 
 // ---- record.replace ----------------------------------------------------------------------------

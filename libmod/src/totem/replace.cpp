@@ -2,6 +2,7 @@
 #include "libmod/totem/replace.hpp"
 
 #include "libmod/totem/mesh_compare.hpp"
+#include "replace_textures.hpp"
 
 #include "libmod/scene/scale_check.hpp"
 #include "libmod/totem/names.hpp"
@@ -412,6 +413,7 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
 
     // 4. Each replaced MESH.
     std::vector<RepackItem> items = items_of(a);
+    replace_detail::TextureImporter textures(dgc, a, names, source, options, report);
     std::map<std::int32_t, BuiltMesh> built_by_id;
     std::map<std::int32_t, Mesh> old_by_id;
     for (const auto& [m, sources] : assigned) {
@@ -445,6 +447,9 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
                                           " UV(s) taken from TEXCOORD_1 (unchanged since export), " +
                                           std::to_string(back.inverted) + " mapped back from TEXCOORD_0 through its inverse");
             }
+            // The source's own texture or colour: a new MATERIAL (after the UV transform above,
+            // which the new MATERIAL copies).
+            p.material = textures.material_for(sm.material, p.material, label);
             // glTF/Assimp UVs have V up; MESH UVs are stored as totem export writes them (unchanged).
             p.triangles = sm.triangles;
             if (report.skinned) {
@@ -571,7 +576,9 @@ std::vector<RepackItem> replace_meshes(const ByteReader& dgc, const Archive& a, 
     // 6. An unedited round trip (issue 30 item 4): when every new MESH draws what the old one
     // drew and every rebuilt SKIN weights its positions as the old one did, at the precision an
     // export stores, nothing changes: the records are kept as they were.
-    if (draws_as_before(old_by_id, built_by_id, skins, rebuilt)) {
+    const bool new_materials = textures.made_any();
+    for (auto& r : textures.take_records()) items.push_back(std::move(r));
+    if (!new_materials && draws_as_before(old_by_id, built_by_id, skins, rebuilt)) {
         report.unchanged = true;
         if (options.keep_unchanged) items = items_of(a);
     }

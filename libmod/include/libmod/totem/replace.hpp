@@ -22,10 +22,12 @@
 #include "libmod/scene/bone_map.hpp"
 #include "libmod/scene/model.hpp"
 #include "libmod/totem/archive.hpp"
+#include "libmod/totem/bitmap.hpp"
 #include "libmod/totem/mesh_build.hpp"
 #include "libmod/totem/repack.hpp"
 #include "libmod/totem/skin.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,29 @@ struct ReplaceOptions {
     // When the rebuilt records draw what the old ones drew (ReplaceReport::unchanged), keep the
     // old ones (default); false returns the rebuilt records anyway (`--rebuild`).
     bool keep_unchanged = true;
+    // The source's own textures (doc/formats/totem-mesh.md, "The source's textures"): a source
+    // material whose base-colour image differs from the one its MATERIAL wears becomes a new
+    // BITMAP (the worn BITMAP's format and header; the archive's first writable BITMAP when the
+    // MATERIAL has none) and a new MATERIAL (a copy of the worn one with that texture and the
+    // source's base-colour factor); only the factor differing gives a new MATERIAL alone. The
+    // new names go into ReplaceReport::names_added. false keeps every MATERIAL as it is
+    // (`--keep-textures`, "textures": "keep").
+    bool source_textures = true;
+    // Decides the BITMAP layout with the byte order (texture_scene.hpp bitmap_layout); PC has
+    // none, so a PC archive refuses source textures.
+    std::optional<Platform> platform;
+};
+
+// One source material that came with its own texture (or colour): the records made for it.
+struct NewTexture {
+    std::string source_material;
+    std::string replaces;           // the MATERIAL/MATERIALANIM it was paired with
+    std::string material;           // the new MATERIAL's name
+    std::string bitmap;             // the new BITMAP's name ("" when only the colour is new)
+    std::string template_bitmap;    // the BITMAP whose format and header the new one copies
+    std::string format;             // "C8", "RGB5A3", …
+    std::uint32_t width = 0, height = 0;
+    BitmapEncodeReport encode;      // ΔE of the stored texture against the source image
 };
 
 struct ReplacedMesh {
@@ -107,6 +132,10 @@ struct ReplaceReport {
     // export, and the returned items are the archive's own (a no-op, byte for byte) unless
     // ReplaceOptions::keep_unchanged is false.
     bool unchanged = false;
+    std::vector<NewTexture> textures;
+    // Names of the new records, in the order made: the caller adds them to its name table
+    // (NameTable::add) and writes the table with the archive, so the pair stays consistent.
+    std::vector<std::string> names_added;
     std::vector<std::string> warnings;
 };
 
