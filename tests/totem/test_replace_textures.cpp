@@ -2,6 +2,7 @@
 // image becomes a new BITMAP and MATERIAL, named in the name table, visible in a re-export.
 #include "test_support.hpp"
 
+#include "libmod/image/png.hpp"
 #include "libmod/sample/totem.hpp"
 #include "libmod/scene/export.hpp"
 #include "libmod/scene/import.hpp"
@@ -12,7 +13,9 @@
 #include "libmod/totem/names.hpp"
 #include "libmod/totem/verify.hpp"
 
+#include <array>
 #include <cstdlib>
+#include <set>
 
 using namespace mod::totem;
 using namespace modtest;
@@ -101,6 +104,14 @@ bool tex_nearest_5bit(std::uint8_t want, std::uint8_t got) {
         best = std::min(best, std::abs(e - want));
     }
     return is_level && std::abs(int(got) - int(want)) == best;
+}
+
+// The nearest RGB555 level (the lower of two equally near): what the stored texels hold.
+std::uint8_t tex_nearest(std::uint8_t want) {
+    for (int d = 0; d < 256; ++d)
+        for (int c : {int(want) - d, int(want) + d})
+            if (c >= 0 && c < 256 && tex_nearest_5bit(want, std::uint8_t(c))) return std::uint8_t(c);
+    return want;
 }
 
 struct TexSample {
@@ -196,6 +207,20 @@ BOOST_AUTO_TEST_CASE(a_foreign_texture_becomes_a_new_bitmap_and_material) {
         BOOST_TEST(worst <= 4);
     }
     BOOST_TEST(found);
+
+    // `totem preview` draws it textured: texels of the fox's picture appear (its first row
+    // runs from black to red with blue (x * 37) % 256 and green 255: no sample texture has it).
+    const fs::path png = s.dir / "preview.png";
+    r = run_cli({"totem", "preview", out.string(), out_names.string(), sample::totem_skin_chum_name, png.string()});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    const auto shown = mod::image::read_png(read(png));
+    std::set<std::array<std::uint8_t, 3>> source_colours, drawn;
+    for (std::size_t k = 0; k < tex.rgba.size(); k += 4)
+        source_colours.insert({tex_nearest(tex.rgba[k]), tex_nearest(tex.rgba[k + 1]), tex_nearest(tex.rgba[k + 2])});
+    for (std::size_t k = 0; k < shown.pixels.size(); k += 4)
+        if (source_colours.count({shown.pixels[k], shown.pixels[k + 1], shown.pixels[k + 2]}))
+            drawn.insert({shown.pixels[k], shown.pixels[k + 1], shown.pixels[k + 2]});
+    BOOST_TEST(drawn.size() >= 8u, drawn.size() << " of the picture's colours drawn");
 
     // The same fox again onto the result: its image is what the new MATERIAL wears: no new record.
     const fs::path again = s.dir / "AGAIN.DGC";

@@ -5,6 +5,7 @@
 
 // Forge headers (one per game) go here.
 #include "libmod/core/folder.hpp"
+#include "libmod/sample/models.hpp"
 #include "libmod/sample/shred.hpp"
 #include "libmod/sample/stadium.hpp"
 #include "libmod/sample/totem.hpp"
@@ -31,6 +32,8 @@ const std::vector<Forge>& forges() {
         {"stadium", [](const fs::path& d) { return mod::sample::write_stadium_sample(d); }},
         {"shred", [](const fs::path& d) { return mod::sample::write_shred_sample(d); }},
         {"totem", [](const fs::path& d) { return mod::sample::write_totem_sample(d); }},
+        // A model from elsewhere (names matching no game, its own texture) for the tutorials.
+        {"models", [](const fs::path& d) { return mod::sample::write_foreign_models(d); }},
     };
     return list;
 }
@@ -62,7 +65,8 @@ int run_sample(const po::variables_map& vm, const Global& g) {
 }
 
 const Registrar sample_group({"sample", "write the deterministic synthetic sample games", {
-    {"sample", "DIR [--game stadium|shred|totem]", "write every game's sample data into DIR/<game>/",
+    {"sample", "DIR [--game stadium|shred|totem|models]",
+     "write every game's sample data into DIR/<game>/ (and a model from elsewhere into DIR/models/)",
      [](auto& o, auto& p) {
          o.add_options()("dir", po::value<std::string>(), "output folder")
                         ("game", po::value<std::string>(), "only this game's forge");

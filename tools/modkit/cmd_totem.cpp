@@ -598,8 +598,12 @@ int totem_preview(const po::variables_map& vm, const Global& g) {
     const std::size_t index = find_skin(l, required(vm, "skin"));
     const fs::path out = required(vm, "out");
     SkinExportReport report;
-    const mod::scene::Scene scene = skin_scene(l, index, report);
+    mod::scene::Scene scene = skin_scene(l, index, report);
     for (const auto& t : report.skipped_targets) warn("target " + t + " is not a MESH in this archive: not drawn");
+    // Drawn with their textures and colours, as export writes them (--untextured: without).
+    if (!vm["untextured"].as<bool>())
+        for (const auto& w : attach_materials(scene, l.reader(), l.archive, l.names, bitmap_layout(l.platform, l.archive.endian)))
+            warn(w);
     const std::vector<fs::path> inputs = {l.data_path, l.names_path};
     return write_preview(scene, out, inputs, vm, g);
 }
@@ -735,7 +739,7 @@ const Registrar totem_group({"totem", "TotemTech archives (.DGC/.NGC, .DPS/.NPS,
          p.add("skin", 1).add("out", 1);
      },
      totem_export},
-    {"preview", "DATA NAMES SKIN OUT.png [--view front|side|top] [--size N]",
+    {"preview", "DATA NAMES SKIN OUT.png [--view front|side|top] [--size N] [--untextured]",
      "a PNG picture of a SKIN's meshes (synthetic bind pose, shaded; front and side without --view)",
      [](auto& o, auto& p) {
          declare_data(o, p);
