@@ -10,6 +10,7 @@
 
 #include "libmod/core/rapidjson.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace mod::stadium {
@@ -76,9 +77,27 @@ Archive read_rom_archive(const fs::path& path, n64::ByteOrder* order, std::uint3
         }
     }
     if (!z64) return whole();
+    // Only the header, the table and the entries (up to the last entry's end) are read; the
+    // rest of the region (free space a repack may grow into) is not what these commands show.
+    // Anything unexpected (a table or an entry past the region) goes through whole(), whose
+    // errors name the region as read_archive does.
+    const std::uint64_t region_size = region_end - rom_start;
     std::uint64_t again = 0;
-    Bytes region = read_file_part(path, rom_start, region_end - rom_start, again);
-    if (again != size) return whole();  // changed meanwhile
+    const Bytes header = read_file_part(path, rom_start, archive_header_size, again);
+    if (again != size || header.size() != archive_header_size) return whole();
+    const std::uint64_t count = ByteReader(header, Endian::big, file).u32_at(0xC);
+    const std::uint64_t table_end = archive_header_size + count * descriptor_size;
+    if (table_end > region_size) return whole();
+    const Bytes table = read_file_part(path, rom_start, table_end, again);
+    if (again != size || table.size() != table_end) return whole();
+    std::uint64_t used = table_end;
+    const ByteReader t(table, Endian::big, file);
+    for (std::uint64_t i = 0; i < count; ++i)
+        used = std::max(used, std::uint64_t(t.u32_at(archive_header_size + i * descriptor_size)) +
+                                  t.u32_at(archive_header_size + i * descriptor_size + 4));
+    if (used > region_size) return whole();
+    Bytes region = read_file_part(path, rom_start, used, again);
+    if (again != size || region.size() != used) return whole();  // changed meanwhile
     try {
         Archive a = parse_archive(std::move(region), file, rom_start);
         if (order) *order = n64::ByteOrder::z64;

@@ -34,7 +34,8 @@ Archive read_archive(ByteView z64, const std::string& file, std::uint32_t rom_st
 
 // The archive of the ROM file at `path`, for commands that read only the archive (list, show,
 // animations): a z64 image is not read whole, only its boot area (the byte order) and the
-// archive region, read straight into Archive::region. Any other image (v64, n64, a size that is
+// archive up to its last entry's end, read straight into Archive::region (which is then
+// shorter than the region: not for repacking). Any other image (v64, n64, a size that is
 // not a multiple of 4, too short) is read as load_rom + read_archive do, with the same errors:
 // the result and the messages are those of read_archive(load_rom(path)). `order`, when not
 // null, receives the image's byte order.
