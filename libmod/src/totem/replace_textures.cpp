@@ -47,6 +47,16 @@ std::string rt_name_ext(const std::string& name) {
     return dot == std::string::npos || (gt != std::string::npos && dot < gt) ? std::string() : name.substr(dot);
 }
 
+// A new record named `name` with the type and subtype of `model`.
+Record rt_record_like(const Record& model, const std::string& name, Bytes payload) {
+    Record r;
+    r.type_id = model.type_id;
+    r.name_id = name_id(name);
+    r.subtype_id = model.subtype_id;
+    r.payload = std::move(payload);
+    return r;
+}
+
 }  // namespace
 
 image::RgbaImage stored_image(const scene::MaterialTexture& t, const std::string& label) {
@@ -212,12 +222,7 @@ std::int32_t TextureImporter::material_for(std::size_t index, std::int32_t paire
         nt.format = bitmap_format_name(bitmap.layout, bitmap.format);
         nt.width = bitmap.width;
         nt.height = bitmap.height;
-        Record r;
-        r.type_id = model_record.type_id;
-        r.name_id = name_id(nt.bitmap);
-        r.subtype_id = model_record.subtype_id;
-        r.payload = encode_bitmap(bitmap, a_.endian);
-        records_.push_back({std::move(r), std::nullopt});
+        records_.push_back({rt_record_like(model_record, nt.bitmap, encode_bitmap(bitmap, a_.endian)), std::nullopt});
         m.texture = name_id(nt.bitmap);
         if (worn.bitmap && model != *worn.bitmap)
             report_.warnings.push_back(label + ": the BITMAP its MATERIAL wears (" + names_.display(a_.records[*worn.bitmap].name_id) +
@@ -227,12 +232,7 @@ std::int32_t TextureImporter::material_for(std::size_t index, std::int32_t paire
     }
     const Record& material_record = a_.records[*worn.material_record];
     nt.material = new_name(names_.display(worn.material), stem, "DB:>MODKIT>MATERIALS>", ".TMAT");
-    Record r;
-    r.type_id = material_record.type_id;
-    r.name_id = name_id(nt.material);
-    r.subtype_id = material_record.subtype_id;
-    r.payload = encode_material(m, a_.endian);
-    records_.push_back({std::move(r), std::nullopt});
+    records_.push_back({rt_record_like(material_record, nt.material, encode_material(m, a_.endian)), std::nullopt});
     if (worn.animated)
         report_.warnings.push_back(label + " (MESH " + mesh + ") was paired with MATERIALANIM " + names_.display(paired) +
                                    ": its own texture is a new still MATERIAL " + nt.material +
