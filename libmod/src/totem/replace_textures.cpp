@@ -20,16 +20,6 @@ bool rt_is_type(const Record& r, const char* type) { return r.type_id == name_id
 
 const char* rt_keep_hint = " (--keep-textures or \"textures\": \"keep\" keeps the MATERIAL's own texture)";
 
-// The factor a MATERIAL's colour stands for, as attach_materials exports it.
-scene::Vec4 rt_exported_colour(const Material& m) {
-    scene::Vec4 c;
-    for (int k = 0; k < 4; ++k) {
-        const float v = m.colour[k].value();
-        c[k] = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1.0f;
-    }
-    return c;
-}
-
 bool rt_same_colour(const scene::Vec4& x, const scene::Vec4& y) {
     for (int k = 0; k < 4; ++k)
         if (std::abs(double(x[k]) - double(y[k])) > 0.5 / 255.0) return false;
@@ -95,7 +85,8 @@ struct TextureImporter::Worn {
     Material decoded;
     bool animated = false;                       // `paired` is a MATERIALANIM
     std::optional<std::size_t> bitmap;           // its BITMAP record
-    std::optional<image::RgbaImage> image;       // the BITMAP decoded (nullopt: export leaves it untextured)
+    std::optional<Bitmap> decoded_bitmap;        // the BITMAP record decoded, when `image` is set
+    std::optional<image::RgbaImage> image;       // its texels (nullopt: export leaves it untextured)
     std::vector<std::string> notes;
 };
 
@@ -117,7 +108,8 @@ TextureImporter::Worn TextureImporter::worn_by(std::int32_t paired) const {
     const auto layout = bitmap_layout(options_.platform, a_.endian);
     if (link.bitmap && layout) {
         try {
-            w.image = decode_pixels(decode_bitmap(payload_reader(dgc_, a_, *link.bitmap), *layout), a_.endian);
+            w.decoded_bitmap = decode_bitmap(payload_reader(dgc_, a_, *link.bitmap), *layout);
+            w.image = decode_pixels(*w.decoded_bitmap, a_.endian);
         } catch (const Error&) {
             // Export leaves such a material untextured; any source image is then new.
         }
@@ -125,12 +117,9 @@ TextureImporter::Worn TextureImporter::worn_by(std::int32_t paired) const {
     return w;
 }
 
-bool TextureImporter::stores_as(std::size_t bitmap, const image::RgbaImage& img, const image::RgbaImage& worn) const {
-    const auto layout = bitmap_layout(options_.platform, a_.endian);
-    if (!layout) return false;
+bool TextureImporter::stores_as(const Bitmap& bitmap, const image::RgbaImage& img, const image::RgbaImage& worn) const {
     try {
-        const Bitmap model = decode_bitmap(payload_reader(dgc_, a_, bitmap), *layout);
-        return decode_pixels(encode_image(model, img, a_.endian), a_.endian).pixels == worn.pixels;
+        return decode_pixels(encode_image(bitmap, img, a_.endian), a_.endian).pixels == worn.pixels;
     } catch (const Error&) {
         return false;
     }
@@ -204,8 +193,8 @@ std::int32_t TextureImporter::material_for(std::size_t index, std::int32_t paire
     }
     const image::RgbaImage img = stored_image(*info.texture, label);
     const bool same_image = worn.image && worn.image->width == img.width && worn.image->height == img.height &&
-                            (worn.image->pixels == img.pixels || stores_as(*worn.bitmap, img, *worn.image));
-    const bool same_factor = rt_same_colour(info.base_colour, rt_exported_colour(worn.decoded));
+                            (worn.image->pixels == img.pixels || stores_as(*worn.decoded_bitmap, img, *worn.image));
+    const bool same_factor = rt_same_colour(info.base_colour, exported_base_colour(worn.decoded));
     if (same_image && same_factor) return paired;
 
     NewTexture nt;

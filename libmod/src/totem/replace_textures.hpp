@@ -42,9 +42,9 @@ public:
 private:
     struct Worn;
     Worn worn_by(std::int32_t paired) const;
-    // Whether `img`, written in BITMAP `bitmap`'s format, stores exactly the texels `worn` (that
-    // BITMAP decoded): the source image is the one already worn, up to the format's rounding.
-    bool stores_as(std::size_t bitmap, const image::RgbaImage& img, const image::RgbaImage& worn) const;
+    // Whether `img`, written in `bitmap`'s format, stores exactly the texels `worn` (`bitmap`'s
+    // own texels): the source image is the one already worn, up to the format's rounding.
+    bool stores_as(const Bitmap& bitmap, const image::RgbaImage& img, const image::RgbaImage& worn) const;
     std::pair<Bitmap, std::size_t> encode_new_bitmap(const image::RgbaImage& img, std::optional<std::size_t> first_choice,
                                                      const std::string& label, BitmapEncodeReport& report) const;
     std::string new_name(const std::string& like, const std::string& stem, const char* fallback_dir,

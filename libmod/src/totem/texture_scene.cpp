@@ -101,6 +101,15 @@ StoredUvs stored_uvs(const UvTransform& m, const std::vector<scene::Vec2>& uv0, 
     return out;
 }
 
+scene::Vec4 exported_base_colour(const Material& m) {
+    scene::Vec4 c;
+    for (int k = 0; k < 4; ++k) {
+        const float v = m.colour[k].value();
+        c[k] = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1.0f;
+    }
+    return c;
+}
+
 std::vector<std::string> attach_materials(scene::Scene& sc, const ByteReader& dgc, const Archive& a, const NameTable& names,
                                           std::optional<BitmapLayout> layout) {
     std::vector<std::string> out;
@@ -113,10 +122,7 @@ std::vector<std::string> attach_materials(scene::Scene& sc, const ByteReader& dg
             if (!link.record) continue;
             const Material m = decode_material(payload_reader(dgc, a, *link.record));
             scene::MaterialInfo& info = sc.material_info[i];
-            for (int c = 0; c < 4; ++c) {
-                const float v = m.colour[c].value();
-                info.base_colour[c] = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1.0f;
-            }
+            info.base_colour = exported_base_colour(m);
             UvTransform t;
             for (int k = 0; k < 9; ++k) t[k] = m.uv_transform[k].value();
             const bool finite = std::all_of(t.begin(), t.end(), [](float x) { return std::isfinite(x); });

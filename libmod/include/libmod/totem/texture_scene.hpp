@@ -7,6 +7,7 @@
 #include "libmod/scene/model.hpp"
 #include "libmod/totem/archive.hpp"
 #include "libmod/totem/bitmap.hpp"
+#include "libmod/totem/material.hpp"
 #include "libmod/totem/names.hpp"
 
 #include <array>
@@ -53,6 +54,10 @@ struct StoredUvs {
 // (naming `label`) when a vertex needs the inverse and M's 2x2 part is singular.
 StoredUvs stored_uvs(const UvTransform& m, const std::vector<scene::Vec2>& uv0, const std::vector<scene::Vec2>& uv1,
                      const std::string& label);
+
+// The base-colour factor export gives a MATERIAL: its colour, each component clamped to 0..1
+// (1 where it is not finite).
+scene::Vec4 exported_base_colour(const Material& m);
 
 // Fills scene.material_info for every scene material whose name is a MATERIAL/MATERIALANIM
 // (name, or hash text as skin_to_scene writes it). The image is stored flipped vertically:
