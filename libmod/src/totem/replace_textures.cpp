@@ -183,8 +183,15 @@ std::int32_t TextureImporter::material_for(std::size_t index, std::int32_t paire
     const scene::MaterialInfo& info = source_.material_info[index];
     const std::string& source_name = index < source_.materials.size() ? source_.materials[index] : std::string();
     const std::string label = "source material '" + source_name + "'";
-    if (!info.texture) return paired;  // keeps the MATERIAL's texture and colour (doc: untextured sources)
     const Worn worn = worn_by(paired);
+    if (!info.texture) {  // keeps the MATERIAL's texture and colour (doc: untextured sources)
+        if (worn.bitmap)  // said once per pairing: the new mesh wears a texture its source did not have
+            report_.warnings.push_back(label + " has no texture: MESH " + mesh + " draws it with " + names_.display(paired) +
+                                       ", which wears " + names_.display(a_.records[*worn.bitmap].name_id) +
+                                       " (give the source material its base-colour image to bring your own)");
+        made_.emplace(key, paired);
+        return paired;
+    }
     if (!worn.material_record) {
         std::string why;
         for (const auto& n : worn.notes) why += (why.empty() ? "" : "; ") + n;
