@@ -17,7 +17,8 @@ The load average is printed before and after: compare ratios within one run.
 
 Usage:
   bench/everyday.py --modkit BUILD/modkit [--flips /work/peers/flips/flips-bps] [--rounds 5]
-(Flips: how to build the peer is in bench/bps_vs_flips.py; without it that line is skipped.)
+(Flips: its own CLI built from its repository with `make TARGET=cli`, or the transcribed flips-bps
+of bench/bps_vs_flips.py; without it that line is skipped.)
 """
 import argparse
 import filecmp
@@ -67,6 +68,14 @@ def compare(title, a, b, rounds, cwd):
     print(f"  ratio {a[0]} / {b[0]}: cpu {rc:.2f}x   wall {rw:.2f}x")
 
 
+def flips_create(flips, source, target, patch):
+    """Flips' own CLI (`flips --create --bps-delta`, its default BPS style), or the transcribed
+    `flips-bps create` of bench/bps_vs_flips.py."""
+    if pathlib.Path(flips).name.endswith("-bps"):
+        return [flips, "create", source, target, patch]
+    return [flips, "--create", "--bps-delta", source, target, patch]
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--modkit", required=True)
@@ -103,7 +112,7 @@ def measure(modkit, a):
             out = "out/stadium-recolour.z64"
             compare("apply with BPS and report (goal <= 0.5x Flips' BPS alone; peak RSS <= 96 MiB)",
                     ("modkit apply", [modkit, "apply", "mod.json", "-q"]),
-                    ("flips create", [a.flips, "create", rom, out, "flips.bps"]), a.rounds, ex)
+                    ("flips create", flips_create(a.flips, rom, out, "flips.bps")), a.rounds, ex)
             bps = (ex / "out" / "stadium-recolour.z64.bps")
             if bps.exists():
                 print(f"  patch bytes: modkit {bps.stat().st_size}, Flips {(ex / 'flips.bps').stat().st_size}")

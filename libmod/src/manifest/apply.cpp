@@ -51,12 +51,19 @@ void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vec
         std::string (*of)(ByteView);
     };
     const Want wants[] = {{"sha1", in.sha1, sha1_hex}, {"md5", in.md5, md5_hex}, {"crc32", in.crc32, crc32_hex}};
+    // The original's SHA-1 and CRC-32 are computed once (the plan reports them too).
+    auto of_original = [&](const Want& w) -> std::string {
+        if (w.of == sha1_hex) return original_sha1(f);
+        if (w.of == crc32_hex) return original_crc32(f);
+        return w.of(f.original);
+    };
     auto matches = [&](ByteView b) {
         for (const auto& w : wants)
             if (w.value && w.of(b) != *w.value) return false;
         return true;
     };
-    if (matches(f.original)) return;
+    if (std::all_of(std::begin(wants), std::end(wants), [&](const Want& w) { return !w.value || of_original(w) == *w.value; }))
+        return;
     if (m.game == Game::pokemon_stadium && f.original.size() >= 0x40) {
         try {
             const auto order = n64::detect_order(ByteReader(f.original, Endian::big, f.display));
@@ -69,10 +76,10 @@ void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vec
         }
     }
     for (const auto& w : wants) {
-        if (!w.value || w.of(f.original) == *w.value) continue;
+        if (!w.value || of_original(w) == *w.value) continue;
         out.push_back(m.at(pointer_join(pointer_join("/inputs", in.name), w.name),
                            in.path_text + " is not the base file this mod was made for: its " + w.name + " is " +
-                               w.of(f.original) + ", the manifest expects " + *w.value));
+                               of_original(w) + ", the manifest expects " + *w.value));
         return;
     }
 }
@@ -163,18 +170,19 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                                        "cannot read " + in.path_text + ": " + e.message() + fix));
                     continue;
                 }
-                f.current = f.original;
                 if (!found_note.empty()) f.notes.push_back(found_note);
                 if (f.kind == "rom") {
                     try {
                         const auto order = n64::detect_order(ByteReader(f.original, Endian::big, f.display));
                         f.rom_order = n64::to_string(order);
-                        if (order != n64::ByteOrder::z64) f.current = n64::to_z64(f.original, order);
+                        f.current = order == n64::ByteOrder::z64 ? f.original : n64::to_z64(f.original, order);
                     } catch (const Error& e) {
                         out.push_back(m.at(pointer_join(pointer_join("/inputs", in.name), "path"),
                                            in.path_text + " is not an N64 ROM: " + e.message()));
                         continue;
                     }
+                } else {
+                    f.current = f.original;
                 }
             }
             check_hashes(m, in, f, out);
@@ -373,14 +381,14 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     Build b = load_build(manifests, options);
-    for (const auto& [key, f] : b.files) {
+    for (auto& [key, f] : b.files) {
         PlannedFile pf;
         pf.key = key;
         pf.input = f.path;
         pf.output = f.output;
         pf.size = f.original.size();
-        pf.sha1 = sha1_hex(f.original);
-        pf.crc32 = crc32_hex(f.original);
+        pf.sha1 = original_sha1(f);
+        pf.crc32 = original_crc32(f);
         pf.kind = f.kind;
         pf.notes = f.notes;
         b.plan.files.push_back(std::move(pf));

@@ -26,6 +26,16 @@ inline std::string crc32_hex(ByteView b) {
     return buf;
 }
 
+// The input's digests, computed on first use and kept (`original` never changes).
+inline const std::string& original_sha1(FileState& f) {
+    if (f.original_sha1.empty()) f.original_sha1 = sha1_hex(f.original);
+    return f.original_sha1;
+}
+inline const std::string& original_crc32(FileState& f) {
+    if (f.original_crc32.empty()) f.original_crc32 = crc32_hex(f.original);
+    return f.original_crc32;
+}
+
 // The first regular file below `bases` (sorted, 4 levels deep, at most 1 GiB) whose every
 // hash `in` declares matches; nullopt when none does or `in` declares no hash. `looked_at`
 // counts the files read. (bases.cpp)

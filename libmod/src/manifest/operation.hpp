@@ -44,6 +44,8 @@ struct FileState {
     // Stadium ROMs: the model archive parsed from `current`, shared by the edits (issue 31); only
     // through workspace_archive(), which checks it still describes `current`.
     std::shared_ptr<const stadium::Archive> stadium_archive;
+    // Digests of `original`, computed once (original_sha1 / original_crc32 in apply_detail.hpp).
+    std::string original_sha1, original_crc32;
 };
 
 // The model archive of a Stadium ROM in the workspace (z64 order), parsed once and shared by

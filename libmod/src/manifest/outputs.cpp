@@ -40,7 +40,8 @@ Bytes finish(FileState& f) {
     if (f.kind != "rom") return bytes;
     if (f.fix_checksums) n64::fix_checksums(bytes);
     const auto order = n64::parse_byte_order(f.rom_order);
-    return order == n64::ByteOrder::z64 ? bytes : n64::from_z64(bytes, order);
+    if (order == n64::ByteOrder::z64) return bytes;  // moved (a conditional expression would copy it)
+    return n64::from_z64(bytes, order);
 }
 
 Bytes make_patch(const std::string& format, const FileState& f, const Bytes& target, const std::string& mod_name) {
@@ -233,11 +234,12 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
         o.AddMember("path", str(a, p.path.lexically_normal().string()), a).AddMember("role", str(a, p.role), a)
             .AddMember("input", str(a, p.input), a);
         if (!p.format.empty()) o.AddMember("format", str(a, p.format), a);
-        o.AddMember("size", std::uint64_t(p.bytes.size()), a).AddMember("sha1", str(a, sha1_hex(p.bytes)), a)
+        const std::string digest = sha1_hex(p.bytes);  // once per product
+        o.AddMember("size", std::uint64_t(p.bytes.size()), a).AddMember("sha1", str(a, digest), a)
             .AddMember("crc32", str(a, crc32_hex(p.bytes)), a);
         if (p.role == "patch") o.AddMember("verified", true, a);
         outs.PushBack(o, a);
-        result.written.push_back({p.path, p.role, p.bytes.size(), sha1_hex(p.bytes)});
+        result.written.push_back({p.path, p.role, p.bytes.size(), digest});
     }
     doc.AddMember("outputs", outs, a);
     doc.AddMember("warnings", warnings, a);
