@@ -10,6 +10,7 @@
 #include "libmod/sample/examples.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -217,6 +218,23 @@ BOOST_AUTO_TEST_CASE(the_shred_page_shows_counts_boxes_and_the_influence_histogr
     // And the skinning at a glance: coloured by each vertex's largest weight.
     BOOST_TEST(count(html, "alt=\"before weights (front, side)\"") == 1u);
     BOOST_TEST(count(html, "alt=\"after weights (front, side)\"") == 1u);
+    // A size bar under the pictures (issue 29 item 6): a round length (1, 2 or 5 × 10^k model
+    // units) as wide as the pictures' scale makes it, at most 40 % of a 192-pixel view and more
+    // than 40 % / 2.5 (the next round length would not fit).
+    static const std::regex bar("<span class=\"size-bar\" style=\"width:(\\d+)px\" data-units=\"([0-9.e+-]+)\" "
+                                "data-px-per-unit=\"([0-9.]+)\"></span> ([0-9.e+-]+) model units?");
+    std::size_t bars = 0;
+    for (auto it = std::sregex_iterator(html.begin(), html.end(), bar); it != std::sregex_iterator(); ++it, ++bars) {
+        const double px = std::stod((*it)[1]), units = std::stod((*it)[2]), ppu = std::stod((*it)[3]);
+        BOOST_TEST((*it)[2] == (*it)[4]);
+        BOOST_TEST(std::abs(px - units * ppu) <= 0.5 + 1e-6 * units * ppu);
+        BOOST_TEST(units * ppu <= 0.4 * 192 + 1e-9);
+        BOOST_TEST(units * ppu * 2.5 > 0.4 * 192);
+        const double mantissa = units / std::pow(10.0, std::floor(std::log10(units) + 1e-9));
+        BOOST_TEST((std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 5) < 1e-9));
+    }
+    BOOST_TEST(bars >= 1u);
+    BOOST_TEST(count(html, "<p class=\"size-bars\">") == 1u);  // one model drawn, one line of bars
 }
 
 // Issue 29 item 6: the largest-weight pictures have a legend: each colour once, the bone or

@@ -519,6 +519,20 @@ BOOST_AUTO_TEST_CASE(bounding_box_and_union) {
     BOOST_CHECK(render::union_box(render::Box{}, box) == box);
 }
 
+// The scale a size bar measures (issue 29 item 6), by hand: a 128-pixel picture keeps a margin
+// of 128 / 32 = 4 pixels, so 120 pixels hold the larger extent of the view.
+BOOST_AUTO_TEST_CASE(pixels_per_unit_is_the_scale_render_scene_fits_with) {
+    const render::Box cube{{-2, -2, -2}, {2, 2, 2}, false};
+    BOOST_CHECK_CLOSE(render::pixels_per_unit(cube, View::front, 128, 128), 30.0, 1e-9);  // the picture above: 4 units in 120 px
+    const render::Box slab{{0, 0, 0}, {10, 2, 1}, false};
+    BOOST_CHECK_CLOSE(render::pixels_per_unit(slab, View::front, 128, 128), 12.0, 1e-9);  // x 10 and y 2: 120 / 10
+    BOOST_CHECK_CLOSE(render::pixels_per_unit(slab, View::side, 128, 128), 60.0, 1e-9);   // z 1 and y 2: 120 / 2
+    BOOST_CHECK_CLOSE(render::pixels_per_unit(slab, View::front, 256, 128), 24.8, 1e-9);  // min(248 / 10, 120 / 2)
+    BOOST_CHECK_EQUAL(render::pixels_per_unit(render::Box{}, View::front, 128, 128), 0.0);
+    const render::Box point{{1, 1, 1}, {1, 1, 1}, false};
+    BOOST_CHECK_EQUAL(render::pixels_per_unit(point, View::side, 128, 128), 0.0);
+}
+
 BOOST_AUTO_TEST_CASE(size_limits) {
     scene::Scene sc;
     RenderOptions o;

@@ -46,6 +46,7 @@ figcaption { font-size: 12px; color: #444; }
 .sw.before-row, .sw.after-row { display: inline-block; vertical-align: middle; margin-right: 6px; }
 .mark { height: 12px; line-height: 12px; }
 .legend { display: inline-block; width: 12px; height: 12px; vertical-align: middle; }
+.size-bar { display: inline-block; height: 6px; vertical-align: middle; background: #222; border-left: 2px solid #222; border-right: 2px solid #222; box-sizing: border-box; }
 /* Narrow windows (issue 30 item 5): nothing makes the page scroll sideways; wide tables scroll in
    place, pictures shrink to the width (height kept in proportion), long hashes and paths wrap. */
 img { max-width: 100%; height: auto; }

@@ -261,6 +261,43 @@ std::string pictures(const scene::Scene& sc, const render::Box& fit, unsigned si
            ": front | side" + empty + "</figcaption></figure>\n";
 }
 
+// The longest 1, 2 or 5 × 10^k not above `at_most` (> 0 and finite).
+double round_length(double at_most) {
+    double step = std::pow(10.0, std::floor(std::log10(at_most)));
+    for (double m : {5.0, 2.0, 1.0})
+        if (m * step <= at_most) return m * step;
+    return step / 2;  // log10 rounding at a power of ten
+}
+
+std::string length_text(double units) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", units);
+    return b;
+}
+
+// A size bar for pictures drawn with `fit` at size × size per view (issue 29 item 6): a round
+// length in model units, at most 40 % of a view wide, once when the front and side views share
+// their scale and once per view otherwise. Empty when the box draws at no scale.
+std::string size_bar(const render::Box& fit, unsigned size) {
+    const std::uint32_t side = std::clamp(size, 16u, 1024u);
+    const double front = render::pixels_per_unit(fit, render::View::front, side, side);
+    const double profile = render::pixels_per_unit(fit, render::View::side, side, side);
+    auto bar = [&](double ppu, const std::string& which) -> std::string {
+        if (!(ppu > 0) || !std::isfinite(ppu)) return {};
+        const double units = round_length(0.4 * side / ppu);
+        const long px = std::max(1L, std::lround(units * ppu));
+        return "<span class=\"size-bar\" style=\"width:" + std::to_string(px) + "px\" data-units=\"" + length_text(units) +
+               "\" data-px-per-unit=\"" + fixed(ppu, 6) + "\"></span> " + length_text(units) + (units == 1 ? " model unit" : " model units") + which;
+    };
+    std::string a = bar(front, profile == front ? " (front and side)" : " (front)");
+    if (a.empty()) return {};
+    if (profile != front) {
+        const std::string b = bar(profile, " (side)");
+        if (!b.empty()) a += " &middot; " + b;
+    }
+    return "<p class=\"size-bars\">Size: " + a + ", the same in the before and after pictures.</p>\n";
+}
+
 // The bone of each vertex's largest weight, by name ("" for a vertex without weights).
 std::vector<std::vector<std::string>> dominant_bones(const scene::Scene& sc) {
     std::vector<std::vector<std::string>> out;
@@ -466,6 +503,7 @@ void model_section(Section& s, const Json& edit) {
         if (after.scene) s.html += weight_pictures(*after.scene, fit, s.options.preview_size, "after", legend);
         s.html += legend_html(legend, before.scene.has_value(), after.scene.has_value());
     }
+    if (before.scene || after.scene) s.html += size_bar(fit, s.options.preview_size);
     if (before.scene || after.scene)
         s.html += "<p class=\"note\">Both drawn at one scale (the union of the two bounding boxes), bind pose, orthographic; "
                   "front looks along -Z, side along -X.</p>\n";

@@ -94,4 +94,12 @@ ScreenVertex project(const Projection& pr, View view, const Vec3& p) noexcept {
 }
 
 }  // namespace detail
+
+double pixels_per_unit(const Box& fit, View view, std::uint32_t width, std::uint32_t height) {
+    if (fit.empty || width == 0 || height == 0) return 0;
+    const Vec3 lo = detail::to_view(view, fit.min), hi = detail::to_view(view, fit.max);
+    if (!(lo[0] != hi[0] || lo[1] != hi[1])) return 0;
+    return detail::fit_projection(fit, view, width, height).scale;
+}
+
 }  // namespace mod::render

@@ -98,6 +98,11 @@ struct RenderOptions {
 
 inline constexpr std::uint32_t max_render_dimension = 4096;
 
+// Pixels per model unit with which render_scene draws `fit` in `view` on a width × height
+// picture (what a size bar under before/after pictures drawn with that fit measures); 0 when the
+// box is empty or a point in that view (render_scene then draws at 1 pixel per unit, centred).
+double pixels_per_unit(const Box& fit, View view, std::uint32_t width, std::uint32_t height);
+
 // The picture of `scene` as the conventions above define it: width × height RGBA8, rows top to
 // bottom. Usage error when width or height is 0 or above max_render_dimension. An empty scene
 // (or one without a finite vertex) gives the background only.
