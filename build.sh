@@ -46,11 +46,25 @@ install_missing() {
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
+# The report page's 3D view (issue 29 item 6) embeds Google's <model-viewer> from npm at build
+# time (CMake MODKIT_VIEWER_JS), pinned so every build writes the same pages; installed once,
+# project-local, in the main build's tools folder. Without npm or the registry the pages say
+# they have no 3D view (and the browser test fails, naming this step).
+viewer_version="4.4.0"
+viewer_js="$build_dir/tools/node_modules/@google/model-viewer/dist/model-viewer-umd.min.js"
+install_viewer() {
+  [ -f "$viewer_js" ] && grep -q "\"version\": \"$viewer_version\"" "$build_dir/tools/node_modules/@google/model-viewer/package.json" && return
+  mkdir -p "$build_dir/tools"
+  (cd "$build_dir/tools" && npm install --no-audit --no-fund --prefix . "@google/model-viewer@$viewer_version" >npm-viewer.log 2>&1) ||
+    echo "build.sh: npm could not install @google/model-viewer (see $build_dir/tools/npm-viewer.log): report pages get no 3D view" >&2
+}
+
 # $1: the build folder; the rest: cmake options.
 configure() {
   local dir=$1
   shift
-  cmake -S "$here" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
+  install_viewer
+  cmake -S "$here" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" -DMODKIT_VIEWER_JS="$viewer_js" "$@" >/dev/null
 }
 
 # Prints how long a stage took (wall clock), so CI logs show where the time goes.

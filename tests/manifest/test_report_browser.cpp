@@ -17,6 +17,9 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <array>
+#include <cmath>
 #include <regex>
 #include <set>
 
@@ -241,6 +244,79 @@ BOOST_AUTO_TEST_CASE(every_example_page_fits_a_500_pixel_window) {
         ++pages;
     }
     BOOST_TEST(pages == 4u);
+}
+
+// Issue 29 item 6: the interactive 3D before/after. Chromium (WebGL on SwiftShader) loads each
+// model of the page's viewer, chosen with #3d=LABEL; the controller's state line must say it
+// loaded, with no page error, and model-viewer's own bounding box of the model must be the size
+// the page's box table gives for that side (three decimals there). The page makes no request.
+BOOST_AUTO_TEST_CASE(the_3d_view_loads_each_model_at_the_size_of_the_box_table) {
+    const auto chromium = find_program({"chromium", "chromium-browser"});
+    if (!chromium) {
+        if (find_program({"apt-get"})) BOOST_FAIL("chromium is not installed but apt is: `bash build.sh test` installs it");
+        BOOST_TEST_MESSAGE("SKIPPED: needs chromium");
+        return;
+    }
+    std::size_t checked = 0;
+    for (const char* name : {"stadium-mesh", "totem-reweight"}) {
+        TempDir tmp;
+        const fs::path work = tmp / name;
+        fs::copy(fs::path(MODKIT_SOURCE_DIR) / "examples" / name, work, fs::copy_options::recursive);
+        mod::sample::write_example_inputs(work);
+        const auto r = modtest::run_cli({"apply", (work / "mod.json").string(), "-q"});
+        BOOST_TEST_INFO(name << ": " << r.err);
+        BOOST_REQUIRE_EQUAL(r.exit_code, 0);
+        const fs::path page = fs::absolute(work / "out/report/report.html");
+        const std::string html = text_of(page);
+        BOOST_TEST_INFO(name << ": the page has no 3D view (was model-viewer installed by build.sh?)");
+        BOOST_REQUIRE(html.find("<model-viewer loading=\"eager\"") != std::string::npos);
+        // The box table's sizes, by side.
+        std::map<std::string, std::array<double, 3>> sizes;
+        static const std::regex row("<tr><th>(before|after)</th><td class=\"mono\">[^<]*</td><td class=\"mono\">[^<]*</td>"
+                                    "<td class=\"mono\">\\(([-0-9.]+), ([-0-9.]+), ([-0-9.]+)\\)</td></tr>");
+        for (auto it = std::sregex_iterator(html.begin(), html.end(), row); it != std::sregex_iterator(); ++it)
+            sizes[(*it)[1]] = {std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4])};
+        BOOST_REQUIRE_EQUAL(sizes.size(), 2u);
+        // (two views per example: each chromium run costs seconds)
+        const std::vector<std::string> views = std::string(name) == "stadium-mesh" ? std::vector<std::string>{"before", "after"}
+                                                                                   : std::vector<std::string>{"after", "weights after"};
+        for (const std::string& view : views) {
+            const fs::path run = tmp / ("run-" + std::to_string(checked));
+            fs::create_directories(run);
+            std::string hash = view;
+            for (std::size_t at; (at = hash.find(' ')) != std::string::npos;) hash.replace(at, 1, "%20");
+            const std::string cmd = "timeout 180 '" + chromium->string() +
+                                    "' --headless --no-sandbox --enable-unsafe-swiftshader --use-angle=swiftshader "
+                                    "--no-first-run --disable-sync --disable-background-networking --disable-extensions "
+                                    "--host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir='" + (run / "profile").string() +
+                                    "' --log-net-log='" + (run / "net.json").string() +
+                                    "' --window-size=800,600 --virtual-time-budget=15000 --dump-dom 'file://" + page.string() +
+                                    "#3d=" + hash + "' >'" + (run / "dom.html").string() + "' 2>/dev/null";
+            BOOST_REQUIRE_EQUAL(std::system(cmd.c_str()), 0);
+            const std::string dom = text_of(run / "dom.html");
+            static const std::regex state("<pre class=\"viewer-state\">\\{\"view\":\"([^\"]*)\",\"loaded\":(true|false),"
+                                          "\"errors\":\\[([^\\]]*)\\],\"dims\":\\[([-0-9.e]+),([-0-9.e]+),([-0-9.e]+)\\]");
+            std::smatch m;
+            BOOST_TEST_INFO(name << " " << view << ": " << dom.substr(dom.find("viewer-state") == std::string::npos ? 0 : dom.find("viewer-state"), 300));
+            BOOST_REQUIRE(std::regex_search(dom, m, state));
+            BOOST_TEST(m[1] == view);
+            BOOST_TEST(m[2] == "true");
+            BOOST_TEST(m[3] == "", name << " " << view << ": page errors " << m[3]);
+            if (view != "weights after") {  // the weights view is the same mesh, coloured
+                const auto& want = sizes.at(view);
+                for (int k = 0; k < 3; ++k) {
+                    const double got = std::stod(m[4 + k]);
+                    BOOST_TEST(std::abs(got - want[std::size_t(k)]) <= 0.0005 + 1e-4 * std::abs(want[std::size_t(k)]),
+                               name << " " << view << " axis " << k << ": model-viewer " << got << ", box table " << want[std::size_t(k)]);
+                }
+            }
+            const auto requests = page_requests(run / "net.json");
+            BOOST_TEST_INFO((requests.empty() ? std::string() : requests.front()));
+            BOOST_TEST(requests.empty());
+            ++checked;
+        }
+    }
+    BOOST_TEST(checked == 4u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -59,7 +59,14 @@ std::size_t count(const std::string& s, const std::string& what) {
 }
 
 // The self-containment rules, checked on the text.
-void check_self_contained(const std::string& html, const std::string& name) {
+void check_self_contained(const std::string& page, const std::string& name) {
+    // The 3D view's scripts are the page's only ones (two: model-viewer and its controller).
+    std::size_t scripts = 0;
+    const std::string html = modtest::without_viewer_scripts(page, &scripts);
+    BOOST_TEST_INFO(name);
+    BOOST_TEST((scripts == 0 || scripts == 2));
+    BOOST_TEST_INFO(name);
+    BOOST_TEST((scripts == 2) == (html.find("<model-viewer") != std::string::npos));
     BOOST_TEST_INFO(name);
     BOOST_TEST(html.rfind("<!DOCTYPE html>", 0) == 0);
     BOOST_TEST_INFO(name);

@@ -177,4 +177,15 @@ mod::Bytes random_edits(const mod::Bytes& source, std::uint64_t seed, int edits,
     return t;
 }
 
+std::string without_viewer_scripts(const std::string& html, std::size_t* scripts) {
+    if (scripts) *scripts = 0;
+    const std::size_t from = html.find("<!-- The 3D view: <model-viewer>");
+    const std::size_t body = html.rfind("</body>");
+    if (from == std::string::npos || body == std::string::npos || body < from) return html;
+    const std::string cut = html.substr(from, body - from);
+    if (scripts)
+        for (std::size_t at = cut.find("<script>"); at != std::string::npos; at = cut.find("<script>", at + 1)) ++*scripts;
+    return html.substr(0, from) + html.substr(body);
+}
+
 }  // namespace modtest

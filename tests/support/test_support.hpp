@@ -49,6 +49,13 @@ CliResult run_cli(const std::vector<std::string>& args);
 // Calls fn and returns the mod::Error it threw; fails the test if it did not throw one.
 std::optional<mod::Error> catch_error(const std::function<void()>& fn);
 
+// A report page without the 3D view's two script elements (model-viewer's bundle and the
+// controller, which the page puts last, right before </body>, after an HTML comment naming the
+// bundle): what the page's own rules (no script, no url(), no URL in a tag, no timings) are
+// checked on; the browser test checks that the scripts request nothing. `scripts` gets the
+// number of <script> elements cut (0 for a page without a 3D view).
+std::string without_viewer_scripts(const std::string& html, std::size_t* scripts = nullptr);
+
 // Runs `decode` on every strict prefix of `valid` and requires each to either throw mod::Error
 // or return normally (a prefix may itself be valid); anything else (crash, other exception)
 // fails. Returns how many prefixes were rejected.

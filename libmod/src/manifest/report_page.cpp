@@ -3,6 +3,7 @@
 #include "libmod/manifest/report_page.hpp"
 
 #include "report_page_detail.hpp"
+#include "report_page_viewer.hpp"
 
 #include "libmod/core/error.hpp"
 
@@ -46,6 +47,8 @@ figcaption { font-size: 12px; color: #444; }
 .sw.before-row, .sw.after-row { display: inline-block; vertical-align: middle; margin-right: 6px; }
 .mark { height: 12px; line-height: 12px; }
 .legend { display: inline-block; width: 12px; height: 12px; vertical-align: middle; }
+.viewer-buttons button.on { font-weight: bold; }
+.viewer-state { font-size: 11px; color: #666; white-space: pre-wrap; word-break: break-all; }
 .size-bar { display: inline-block; height: 6px; vertical-align: middle; background: #222; border-left: 2px solid #222; border-right: 2px solid #222; box-sizing: border-box; }
 /* Narrow windows (issue 30 item 5): nothing makes the page scroll sideways; wide tables scroll in
    place, pictures shrink to the width (height kept in proportion), long hashes and paths wrap. */
@@ -226,8 +229,9 @@ std::string report_page(const std::string& report_json, const ReportPageOptions&
         for (const auto& e : edits->GetArray()) edit_section(s, e, i++);
     }
     file_tables(html, doc);
-    html += "<p class=\"note\">Made by modkit from report.json. Self-contained: every picture is inside this file.</p>\n"
-            "</body>\n</html>\n";
+    html += "<p class=\"note\">Made by modkit from report.json. Self-contained: every picture is inside this file.</p>\n";
+    if (s.viewers) html += viewer_page_scripts();
+    html += "</body>\n</html>\n";
     return html;
 }
 

@@ -74,6 +74,7 @@ struct Section {
     std::string& html;
     std::string anchor;                          // of the edit being written ("edit-3")
     std::map<std::string, std::string> drawn;    // model pictures already on the page -> anchor
+    bool viewers = false;                        // a 3D view is on the page (its scripts go at the end)
 };
 
 // Stadium model `index` of the ROM at `path` (a report path); nullptr and `why` when the file or

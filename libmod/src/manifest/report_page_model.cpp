@@ -3,9 +3,11 @@
 // mod::render at one common scale, bounding boxes with their sizes, counts and the histogram
 // of influences per vertex.
 #include "report_page_detail.hpp"
+#include "report_page_viewer.hpp"
 
 #include "libmod/image/colour.hpp"
 #include "libmod/render/render.hpp"
+#include "libmod/scene/export.hpp"
 #include "libmod/shred/import.hpp"
 #include "libmod/shred/pak.hpp"
 #include "libmod/stadium/export.hpp"
@@ -431,6 +433,29 @@ std::string legend_html(const WeightLegend& l, bool before, bool after) {
     return h + "</table>\n";
 }
 
+// The interactive before/after (report_page_viewer.hpp): the two models, and for a replaced or
+// reweighted skin their largest-weight views. A model the GLB writer refuses becomes a note.
+std::string view_in_3d(Section& s, const std::string& op, const Side& before, const Side& after) {
+    std::vector<ViewerModel> models;
+    std::string notes;
+    auto add = [&](const std::string& label, const scene::Scene& sc) {
+        try {
+            models.push_back({label, scene::export_glb(sc, label)});
+        } catch (const std::exception& e) {
+            notes += "<p class=\"note\">3D view: no " + esc(label) + " model (" + esc(e.what()) + ")</p>\n";
+        }
+    };
+    if (before.scene) add("before", *before.scene);
+    if (after.scene) add("after", *after.scene);
+    if (op == "mesh.replace" || op == "skin.reweight") {
+        const WeightLegend legend = weight_legend(before.scene ? &*before.scene : nullptr, after.scene ? &*after.scene : nullptr);
+        if (before.scene) add("weights before", weight_view(*before.scene, legend));
+        if (after.scene) add("weights after", weight_view(*after.scene, legend));
+    }
+    if (!models.empty() && !viewer_script().empty()) s.viewers = true;
+    return viewer_block(s.anchor + "-3d", models) + notes;
+}
+
 }  // namespace
 
 void model_section(Section& s, const Json& edit) {
@@ -504,6 +529,7 @@ void model_section(Section& s, const Json& edit) {
         s.html += legend_html(legend, before.scene.has_value(), after.scene.has_value());
     }
     if (before.scene || after.scene) s.html += size_bar(fit, s.options.preview_size);
+    s.html += view_in_3d(s, op, before, after);
     if (before.scene || after.scene)
         s.html += "<p class=\"note\">Both drawn at one scale (the union of the two bounding boxes), bind pose, orthographic; "
                   "front looks along -Z, side along -X.</p>\n";

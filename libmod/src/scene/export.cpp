@@ -262,11 +262,8 @@ void check_fbx_names(const Scene& scene, const fs::path& path) {
         check(scene.materials[m], index_path("materials", m), "material");
 }
 
-}  // namespace
-
-void export_file(const Scene& scene, const fs::path& path, std::span<const fs::path> inputs) {
-    ExportFormat format = export_format_for(path);
-    ensure_distinct_output(path, inputs);
+// The checks every format shares; `path` names the output in errors.
+void check_exportable(const Scene& scene, const fs::path& path) {
     if (scene.meshes.empty()) throw Error(ErrorKind::format, "nothing to export: the scene has no mesh", path.string());
     MeshCheckOptions check;
     check.bone_count = scene.skeleton.bones.size();
@@ -283,21 +280,39 @@ void export_file(const Scene& scene, const fs::path& path, std::span<const fs::p
             throw;
         }
     }
+}
 
+// glTF's own limit, and the weights each mesh is written with.
+std::vector<std::vector<SkinWeights>> gltf_skins(const Scene& scene, const fs::path& path) {
+    // JOINTS_0 holds 16-bit indices (glTF allows no wider type): a larger skeleton would
+    // have its joints wrap silently.
+    if (scene.skeleton.bones.size() > 65536)
+        throw Error(ErrorKind::limit,
+                    "glTF joint indices are 16-bit: a skeleton of " + std::to_string(scene.skeleton.bones.size()) +
+                        " bones exceeds 65,536 (export to .fbx)",
+                    path.string(), no_offset, "skeleton.bones");
+    std::vector<std::vector<SkinWeights>> skins;
+    for (const auto& mesh : scene.meshes) skins.push_back(skin_of(mesh));
+    return skins;
+}
+
+}  // namespace
+
+Bytes export_glb(const Scene& scene, const std::string& name) {
+    check_exportable(scene, name);
+    return pack_glb(write_gltf(scene, gltf_skins(scene, name), {}));
+}
+
+void export_file(const Scene& scene, const fs::path& path, std::span<const fs::path> inputs) {
+    ExportFormat format = export_format_for(path);
+    ensure_distinct_output(path, inputs);
+    check_exportable(scene, path);
     if (format != ExportFormat::fbx) {
-        // JOINTS_0 holds 16-bit indices (glTF allows no wider type): a larger skeleton would
-        // have its joints wrap silently.
-        if (scene.skeleton.bones.size() > 65536)
-            throw Error(ErrorKind::limit,
-                        "glTF joint indices are 16-bit: a skeleton of " + std::to_string(scene.skeleton.bones.size()) +
-                            " bones exceeds 65,536 (export to .fbx)",
-                        path.string(), no_offset, "skeleton.bones");
         // Our own writer: Assimp's glTF exporter drops tangents and joins vertices ignoring weights.
-        std::vector<std::vector<SkinWeights>> skins;
-        for (const auto& mesh : scene.meshes) skins.push_back(skin_of(mesh));
         if (format == ExportFormat::glb) {
-            write_file_atomic(path, pack_glb(write_gltf(scene, skins, {})), inputs);
+            write_file_atomic(path, export_glb(scene, path.string()), inputs);
         } else {
+            const auto skins = gltf_skins(scene, path);
             fs::path bin = path;
             bin.replace_extension(".bin");
             ensure_distinct_output(bin, inputs);

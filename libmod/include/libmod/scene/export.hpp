@@ -22,8 +22,11 @@
 
 #include "libmod/scene/model.hpp"
 
+#include "libmod/core/bytes.hpp"
+
 #include <filesystem>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace mod::scene {
@@ -46,5 +49,9 @@ ExportFormat export_format_for(const std::filesystem::path& path);
 // 65,536 bones (JOINTS_0 is 16-bit), io when writing fails.
 void export_file(const Scene& scene, const std::filesystem::path& path,
                  std::span<const std::filesystem::path> inputs = {});
+
+// The GLB export_file would write, in memory (the report page's 3D view embeds it). Same checks
+// and errors as export_file, with `name` where they name the file.
+Bytes export_glb(const Scene& scene, const std::string& name);
 
 }  // namespace mod::scene

@@ -1,0 +1,37 @@
+#pragma once
+// The report page's interactive 3D before/after (issue 29 item 6): Google's <model-viewer>
+// (npm @google/model-viewer, three.js inside), embedded into the page when modkit was built with
+// it (CMake MODKIT_VIEWER_JS; build.sh installs it), fed GLBs that the scene layer's own writer
+// makes in memory (scene::export_glb) as data: URIs, so the page stays one file that requests
+// nothing. Internal to the manifest layer (report_page_model.cpp, report_page.cpp).
+
+#include "libmod/core/bytes.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mod::manifest::detail::page {
+
+// model-viewer's UMD bundle, "" when the build had none (generated: viewer_script.cpp.in).
+std::string_view viewer_script();
+// Its package version ("" without it).
+std::string_view viewer_version();
+
+struct ViewerModel {
+    std::string label;  // "before", "after", "weights before", … (the buttons' text)
+    Bytes glb;
+};
+
+// One 3D view: a <model-viewer> showing models[0], a button per model, a play button when the
+// model shown has animations, and a <pre class="viewer-state"> the controller keeps up to date
+// with what is shown (JSON: view, loaded, dims x/y/z, animations, playing, errors) for tests
+// and the curious. A page URL ending in #3d=LABEL shows that model first. "" when `models` is
+// empty; a note instead of the view when the build has no viewer.
+std::string viewer_block(const std::string& id, const std::vector<ViewerModel>& models);
+
+// Once at the end of a page with viewer blocks: the bundle (with its licence line) and the
+// controller script. "" when the build has no viewer.
+std::string viewer_page_scripts();
+
+}  // namespace mod::manifest::detail::page
