@@ -24,7 +24,7 @@ Mesh renumbered(const Mesh& m) {
     const auto flip = [](auto& v) { std::reverse(v.begin(), v.end()); };
     flip(r.positions), flip(r.texcoords), flip(r.normals);
     for (auto& s : r.strips)
-        for (auto& id : s.vertex_ids) id = static_cast<std::uint32_t>(m.positions.size() - 1 - id);
+        for (auto& id : s.vertex_ids) id = static_cast<std::remove_reference_t<decltype(id)>>(m.positions.size() - 1 - id);
     for (auto& list : r.strip_corners)
         for (auto& c : list) {
             c.texcoord_id = static_cast<std::uint16_t>(m.texcoords.size() - 1 - c.texcoord_id);

@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_SUITE(totem_node)
 
 BOOST_AUTO_TEST_CASE(lod_decodes_by_hand_and_round_trips) {
     for (Endian e : {Endian::big, Endian::little})
-        for (std::uint16_t subtype : {0, 2}) {
+        for (const std::uint16_t subtype : {std::uint16_t{0}, std::uint16_t{2}}) {
             const Bytes p = lod_payload(e, subtype);
             const Lod lod = decode_lod(mod::ByteReader(p, e));
             BOOST_TEST((lod.resources == std::vector<std::int32_t>{name_id("SKIN_A"), name_id("MESH_B")}));

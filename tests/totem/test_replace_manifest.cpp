@@ -57,7 +57,8 @@ BOOST_AUTO_TEST_CASE(manifest_and_cli_give_the_same_archive) {
     // The report page draws it in TotemTech's terms (issue 29: it drew "mesh 0 of quartet"),
     // before and after, with vertex counts known.
     const auto page = read(dir / "out/report/report.html");
-    const std::string html(page.begin(), page.end());
+    // The bundled 3D viewer's script is not the page's words: search the page without it.
+    const std::string html = modtest::without_viewer_scripts(std::string(page.begin(), page.end()));
     std::string escaped = node;  // the page escapes '>'
     for (std::size_t at = 0; (at = escaped.find('>', at)) != std::string::npos; at += 4) escaped.replace(at, 1, "&gt;");
     BOOST_TEST(html.find("character " + escaped + " (SKIN ") != std::string::npos);
