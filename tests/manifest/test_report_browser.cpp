@@ -138,26 +138,37 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> find_picture(const mod::i
     return std::nullopt;
 }
 
+// Chromium, or nothing when this machine cannot have it (no apt): the test then says it skipped.
+// Where apt could install it, its absence fails the test (`bash build.sh test` installs it).
+std::optional<fs::path> chromium_or_skip() {
+    const auto chromium = find_program({"chromium", "chromium-browser"});
+    if (!chromium) {
+        if (find_program({"apt-get"})) BOOST_FAIL("chromium is not installed but apt is: `bash build.sh test` installs it");
+        BOOST_TEST_MESSAGE("SKIPPED: the browser test needs chromium, and this machine has no apt to install it");
+    }
+    return chromium;
+}
+
+// examples/NAME copied to DIR/NAME with its inputs written and applied; returns DIR/NAME.
+fs::path applied_example(const fs::path& dir, const std::string& name) {
+    const fs::path work = dir / name;
+    fs::copy(fs::path(MODKIT_SOURCE_DIR) / "examples" / name, work, fs::copy_options::recursive);
+    mod::sample::write_example_inputs(work);
+    const auto r = modtest::run_cli({"apply", (work / "mod.json").string(), "-q"});
+    BOOST_TEST_INFO(name << ": " << r.err);
+    BOOST_REQUIRE_EQUAL(r.exit_code, 0);
+    return work;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(report_browser)
 
 BOOST_AUTO_TEST_CASE(chromium_shows_the_swatch_and_the_preview_and_the_page_requests_nothing) {
-    const auto chromium = find_program({"chromium", "chromium-browser"});
-    if (!chromium) {
-        if (find_program({"apt-get"})) {
-            BOOST_FAIL("chromium is not installed but apt is: `bash build.sh test` installs it (apt-get install chromium)");
-        }
-        BOOST_TEST_MESSAGE("SKIPPED: the browser test needs chromium, and this machine has no apt to install it");
-        return;
-    }
+    const auto chromium = chromium_or_skip();
+    if (!chromium) return;
     TempDir tmp;
-    const fs::path work = tmp / "stadium-recolour";
-    fs::copy(fs::path(MODKIT_SOURCE_DIR) / "examples/stadium-recolour", work, fs::copy_options::recursive);
-    mod::sample::write_example_inputs(work);
-    const auto r = modtest::run_cli({"apply", (work / "mod.json").string(), "-q"});
-    BOOST_TEST_INFO(r.err);
-    BOOST_REQUIRE_EQUAL(r.exit_code, 0);
+    const fs::path work = applied_example(tmp.path(), "stadium-recolour");
     const fs::path page = fs::absolute(work / "out/report/report.html");
     const std::string html = text_of(page);
 
@@ -204,21 +215,12 @@ BOOST_AUTO_TEST_CASE(chromium_shows_the_swatch_and_the_preview_and_the_page_requ
 // 500 px window (headless chromium's narrowest), is no wider than the window: a copy of the page gets a script that writes the
 // document's scroll width and the window's width into the title, and chromium dumps the DOM.
 BOOST_AUTO_TEST_CASE(every_example_page_fits_a_500_pixel_window) {
-    const auto chromium = find_program({"chromium", "chromium-browser"});
-    if (!chromium) {
-        if (find_program({"apt-get"})) BOOST_FAIL("chromium is not installed but apt is: `bash build.sh test` installs it");
-        BOOST_TEST_MESSAGE("SKIPPED: needs chromium");
-        return;
-    }
+    const auto chromium = chromium_or_skip();
+    if (!chromium) return;
     std::size_t pages = 0;
     for (const char* name : {"stadium-recolour", "stadium-mesh", "totem-reweight", "shred-replace-fbx"}) {
         TempDir tmp;
-        const fs::path work = tmp / name;
-        fs::copy(fs::path(MODKIT_SOURCE_DIR) / "examples" / name, work, fs::copy_options::recursive);
-        mod::sample::write_example_inputs(work);
-        const auto r = modtest::run_cli({"apply", (work / "mod.json").string(), "-q"});
-        BOOST_TEST_INFO(name << ": " << r.err);
-        BOOST_REQUIRE_EQUAL(r.exit_code, 0);
+        const fs::path work = applied_example(tmp.path(), name);
         std::string html = text_of(work / "out/report/report.html");
         const std::string probe =
             "<script>window.onload = () => { document.title = 'probe ' + document.documentElement.scrollWidth + ' ' + "
@@ -251,21 +253,12 @@ BOOST_AUTO_TEST_CASE(every_example_page_fits_a_500_pixel_window) {
 // loaded, with no page error, and model-viewer's own bounding box of the model must be the size
 // the page's box table gives for that side (three decimals there). The page makes no request.
 BOOST_AUTO_TEST_CASE(the_3d_view_loads_each_model_at_the_size_of_the_box_table) {
-    const auto chromium = find_program({"chromium", "chromium-browser"});
-    if (!chromium) {
-        if (find_program({"apt-get"})) BOOST_FAIL("chromium is not installed but apt is: `bash build.sh test` installs it");
-        BOOST_TEST_MESSAGE("SKIPPED: needs chromium");
-        return;
-    }
+    const auto chromium = chromium_or_skip();
+    if (!chromium) return;
     std::size_t checked = 0;
     for (const char* name : {"stadium-mesh", "totem-reweight"}) {
         TempDir tmp;
-        const fs::path work = tmp / name;
-        fs::copy(fs::path(MODKIT_SOURCE_DIR) / "examples" / name, work, fs::copy_options::recursive);
-        mod::sample::write_example_inputs(work);
-        const auto r = modtest::run_cli({"apply", (work / "mod.json").string(), "-q"});
-        BOOST_TEST_INFO(name << ": " << r.err);
-        BOOST_REQUIRE_EQUAL(r.exit_code, 0);
+        const fs::path work = applied_example(tmp.path(), name);
         const fs::path page = fs::absolute(work / "out/report/report.html");
         const std::string html = text_of(page);
         BOOST_TEST_INFO(name << ": the page has no 3D view (was model-viewer installed by build.sh?)");
