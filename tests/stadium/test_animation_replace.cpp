@@ -161,9 +161,9 @@ BOOST_AUTO_TEST_CASE(identical_streams_share_and_decode_within_quantisation) {
         for (std::size_t f = 0; f < 40; ++f) {
             auto& p = ch[c][f];
             for (int k = 0; k < 3; ++k) {
-                p.translation[k] = (rng.next() % 60000) / 10.0 - 3000;  // beyond 12 bits: 16-bit mode
+                p.translation[k] = double(rng.next() % 60000) / 10.0 - 3000;  // beyond 12 bits: 16-bit mode
                 p.rotation[k] = double(rng.next() % 200000) - 100000 + 0.37;
-                p.scale[k] = (rng.next() % 5000) / 997.0;
+                p.scale[k] = double(rng.next() % 5000) / 997.0;
             }
         }
     ch[2] = ch[1];  // channel 2 moves like channel 1: its streams are shared

@@ -21,7 +21,7 @@ namespace {
 
 // Bones: 0 (channel 0, root), 1 (channel 1), 2 (channel 0xFF), 3 (channel 1, shares with 1),
 // 4 (channel 2), all children of bone 0. Two animations of 2 channels each.
-Bytes five_bone_model() {
+Bytes five_bone_model(std::size_t frames = 6) {
     ModelBuilder m(12);
     auto tex = m.add_texture(TexFormat::rgba, TexSize::b16, 8, 8, Bytes(8 * 8 * 2, 0x33));
     auto mat = m.add_material_dl(tex);
@@ -31,8 +31,8 @@ Bytes five_bone_model() {
     dl.vtx(first, 3, 0).tri1(0, 1, 2).end();
     auto d = m.add_display_list(std::move(dl));
     for (int k = 0; k < 2; ++k) {
-        std::vector<std::vector<PoseSample>> ch(2, std::vector<PoseSample>(6));
-        for (std::size_t f = 0; f < 6; ++f) {
+        std::vector<std::vector<PoseSample>> ch(2, std::vector<PoseSample>(frames));
+        for (std::size_t f = 0; f < frames; ++f) {
             ch[0][f].translation = {double(f * (k + 1)), 0, 0};
             ch[1][f].rotation = {0, double(16 * f * (k + 2)), 0};
         }
@@ -186,6 +186,47 @@ BOOST_AUTO_TEST_CASE(blender_24_fps_keys_and_helper_joints) {
     FragmentImage image2(m.fragment);
     const auto rep2 = replace_animation(m, image2, 0, animtest::make_glb(names(), {on_grid}), "grid.glb");
     for (const auto& w : rep2.warnings) BOOST_TEST(w.find("fps frames") == std::string::npos, w);
+}
+
+// The real round trip (real-clients-t3.md §3.3): an 8-frame animation (7/30 s) comes back from
+// Blender keyed at 24 fps at 0 … 5/24 s, its last 1/40 s dropped. The 8 frames are kept, the last
+// key held; a source that ends more than one of its frames early is a shorter clip and is written
+// shorter, with the frame-count warning.
+BOOST_AUTO_TEST_CASE(blender_24_fps_keys_keep_the_replaced_length) {
+    const Model m = read_model(five_bone_model(8), "r.fragment");
+    auto keyed = [](int last) {
+        animtest::Anim a{"walk", {}, ""};
+        std::vector<float> times, xs;
+        for (int k = 0; k <= last; ++k) {  // x = 240 t
+            times.push_back(float(k) / 24.0f);
+            for (float v : {240.0f * float(k) / 24.0f, 0.0f, 0.0f}) xs.push_back(v);
+        }
+        a.tracks.push_back({"bone0_id0", "translation", times, xs});
+        return animtest::make_glb(names(), {a});
+    };
+    FragmentImage image(m.fragment);
+    const auto rep = replace_animation(m, image, 0, keyed(5), "blender.glb");
+    BOOST_TEST(rep.frame_count == 8);
+    std::string all;
+    for (const auto& w : rep.warnings) all += w + "\n";
+    for (const char* word : {"the keys are at 24 fps, not on the game's 30 fps frames", "end 0.025 s before",
+                             "8 frames (0.2333 s)", "its 8 frames are kept", "Blender's default is 24"})
+        BOOST_TEST(all.find(word) != std::string::npos, word << " in " << all);
+    BOOST_TEST(all.find("the new one has") == std::string::npos, all);
+    // Frame 3 = 0.1 s: x = 24 (on the source's curve); frames 7 (past 5/24 s): the last key, x = 50.
+    const auto after = read_animations(read_model(image.build(), "r.fragment")).skeletal[0];
+    BOOST_TEST(std::fabs(sample_channel(after, 0, 3).translation[0] - 24.0) <= 0.5);
+    BOOST_TEST(std::fabs(sample_channel(after, 0, 6).translation[0] - 48.0) <= 0.5);
+    BOOST_TEST(std::fabs(sample_channel(after, 0, 7).translation[0] - 50.0) <= 0.5);
+
+    // 0 … 3/24 s ends 0.1083 s early, more than 1/24 s: 0.125 s at 30 fps = round(3.75) + 1 = 5 frames.
+    FragmentImage image2(m.fragment);
+    const auto shorter = replace_animation(m, image2, 0, keyed(3), "short.glb");
+    BOOST_TEST(shorter.frame_count == 5);
+    all.clear();
+    for (const auto& w : shorter.warnings) all += w + "\n";
+    BOOST_TEST(all.find("has 8 frames; the new one has 5") != std::string::npos, all);
+    BOOST_TEST(all.find("(5 frames)") != std::string::npos, all);
 }
 
 BOOST_AUTO_TEST_CASE(refusals_name_what_cannot_be_written) {

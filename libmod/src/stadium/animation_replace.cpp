@@ -156,7 +156,12 @@ bool is_texture_switch_joint(const std::string& name) { return name.starts_with(
 // When a key time of a bone's sampler is off the game's frame grid (more than 1% of a frame):
 // the rate the keys are at ("at 24 fps" when the smallest key interval is within 1% of a
 // whole rate, else "every 0.0417 s"); nullopt when every key is on a frame.
-std::optional<std::string> off_grid_key_rate(const gltf::Animation& a, const std::map<std::size_t, BoneTracks>& tracks) {
+struct OffGrid {
+    std::string rate;  // "at 24 fps" or "every 0.0417 s"
+    double gap = 0;    // the smallest key interval, s (0: a single key)
+};
+
+std::optional<OffGrid> off_grid_key_rate(const gltf::Animation& a, const std::map<std::size_t, BoneTracks>& tracks) {
     bool off = false;
     double gap = 0;
     for (const auto& [bone, t] : tracks)
@@ -177,7 +182,16 @@ std::optional<std::string> off_grid_key_rate(const gltf::Animation& a, const std
     const double rate = gap > 0 ? 1.0 / gap : 0;
     if (rate > 0 && std::fabs(rate - std::round(rate)) < 0.01 * rate) std::snprintf(buf, sizeof buf, "at %g fps", std::round(rate));
     else std::snprintf(buf, sizeof buf, "every %.4g s", gap);
-    return std::string(buf);
+    return OffGrid{buf, gap};
+}
+
+// A client that resamples an animation at its own rate (Blender: 24 fps) keys whole frames of
+// that rate only, so it drops the part of the clip after its last whole frame: less than one of
+// its frames. Keys off the game's grid that end that little before the replaced animation's
+// end keep the replaced animation's length (real-clients-t3.md §3.3: 8 frames became 7).
+bool client_dropped_the_tail(const OffGrid& grid, double duration, std::uint16_t old_frames) {
+    const double old_length = double(old_frames - 1) / frames_per_second;
+    return grid.gap > 0 && duration < old_length && old_length - duration < grid.gap * 1.01;
 }
 
 // Whether two poses give the same bone matrix within the format's quantisation.
@@ -251,19 +265,33 @@ AnimationReplaceReport replace_animation(const Model& model, FragmentImage& imag
 
     // Frames and timing.
     // The keys decide the length (an edited file may be longer or shorter than its extras say).
-    if (const auto rate = off_grid_key_rate(a, tracks)) {
-        char buf[320];
-        std::snprintf(buf, sizeof buf,
-                      "the keys are %s, not on the game's %g fps frames: resampled at %g fps over the same %.4g s "
-                      "(%lld frames); for an exact round trip set the scene's frame rate to 30 before exporting "
-                      "(Blender's default is 24)",
-                      rate->c_str(), frames_per_second, frames_per_second, a.duration,
-                      static_cast<long long>(std::llround(a.duration * frames_per_second) + 1));
+    const auto grid = off_grid_key_rate(a, tracks);
+    const bool keep_length = grid && client_dropped_the_tail(*grid, a.duration, old.frame_count);
+    std::int64_t frames = 0;
+    if (keep_length) frames = old.frame_count;
+    else if (a.duration * frames_per_second > 65534.5) frames = 65536;
+    else frames = std::llround(a.duration * frames_per_second) + 1;
+    if (grid) {
+        char buf[480];
+        if (keep_length)
+            std::snprintf(buf, sizeof buf,
+                          "the keys are %s, not on the game's %g fps frames: resampled at %g fps; they end %.4g s "
+                          "before the replaced animation's %u frames (%.4g s), less than one of their own frames "
+                          "(a client resampling at its own rate drops that much), so its %u frames are kept and "
+                          "the last key is held to the end; for an exact round trip set the scene's frame rate to "
+                          "30 before exporting (Blender's default is 24)",
+                          grid->rate.c_str(), frames_per_second, frames_per_second,
+                          double(old.frame_count - 1) / frames_per_second - a.duration, unsigned(old.frame_count),
+                          double(old.frame_count - 1) / frames_per_second, unsigned(old.frame_count));
+        else
+            std::snprintf(buf, sizeof buf,
+                          "the keys are %s, not on the game's %g fps frames: resampled at %g fps over the same %.4g s "
+                          "(%lld frames); for an exact round trip set the scene's frame rate to 30 before exporting "
+                          "(Blender's default is 24)",
+                          grid->rate.c_str(), frames_per_second, frames_per_second, a.duration,
+                          static_cast<long long>(frames));
         rep.warnings.push_back(buf);
     }
-    std::int64_t frames = 0;
-    if (a.duration * frames_per_second > 65534.5) frames = 65536;
-    else frames = std::llround(a.duration * frames_per_second) + 1;
     if (frames < 1 || frames > 0xFFFF)
         throw Error(ErrorKind::limit, "the animation has " + std::to_string(frames) + " frames at 30 fps (" +
                                           std::to_string(a.duration) + " s); the header's frame count is a u16 (1..65535)",

@@ -66,19 +66,6 @@ namespace {
     throw Error(ErrorKind::format, msg, e.file());
 }
 
-double box_diagonal(const std::vector<scene::Vec3>& points) {
-    if (points.empty()) return 0;
-    scene::Vec3 lo = points[0], hi = points[0];
-    for (const auto& p : points)
-        for (int k = 0; k < 3; ++k) {
-            lo[k] = std::min(lo[k], p[k]);
-            hi[k] = std::max(hi[k], p[k]);
-        }
-    double d = 0;
-    for (int k = 0; k < 3; ++k) d += double(hi[k] - lo[k]) * double(hi[k] - lo[k]);
-    return std::sqrt(d);
-}
-
 }  // namespace
 
 MeshPartition partition_mesh(const Model& model, scene::Scene& source, const MeshReplaceOptions& options, MeshPlan& plan) {

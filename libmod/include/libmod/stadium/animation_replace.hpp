@@ -9,7 +9,9 @@
 // game's T·Rz·Ry·Rx·S (model units, a quaternion, factors), sampled at f / 30 s for frames
 // f = 0 … frame_count − 1 (frame_count = round(duration · 30) + 1; a different extras.frame_count
 // is warned about; so are keys off the 30 fps grid, naming their rate — Blender's 24 fps — and
-// a frame count other than the replaced animation's), the
+// a frame count other than the replaced animation's; keys off the grid that end less than one of
+// their own intervals before the replaced animation's end keep its frame count, the last key held:
+// a client resampling at its rate drops that tail), the
 // quaternion turned back into the game's Euler angles (euler_from_matrix, each frame's reference
 // the previous frame's angles, frame 0's the bind rotation). A path the animation does not
 // drive, and every bone it does not animate, keeps the bone's bind value (0x1D). Loop/hold and
