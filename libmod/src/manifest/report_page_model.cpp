@@ -452,6 +452,9 @@ std::string view_in_3d(Section& s, const std::string& op, const Side& before, co
         if (before.scene) add("weights before", weight_view(*before.scene, legend));
         if (after.scene) add("weights after", weight_view(*after.scene, legend));
     }
+    for (const auto& [label, side] : {std::pair{"bones before", &before}, std::pair{"bones after", &after}})
+        if (side->scene)
+            if (auto sc = bones_view(*side->scene)) add(label, *sc);
     if (!models.empty() && !viewer_script().empty()) s.viewers = true;
     return viewer_block(s.anchor + "-3d", models) + notes;
 }

@@ -72,7 +72,8 @@ std::string viewer_block(const std::string& id, const std::vector<ViewerModel>& 
         h += "<span class=\"viewer-model\" hidden data-label=\"" + esc(m.label) + "\" data-src=\"data:model/gltf-binary;base64," +
              base64(m.glb) + "\"></span>\n";
     h += "<pre class=\"viewer-state\">{}</pre>\n<p class=\"note\">Drag to orbit, scroll to zoom; the buttons switch between "
-         "the models (the weights views colour each vertex by the bone of its largest weight, as the legend above).</p>\n</div>\n";
+         "the models (the weights views colour each vertex by the bone of its largest weight, as the legend above; the "
+         "bones views show the skeleton, orange, inside the model made see-through).</p>\n</div>\n";
     return h;
 }
 

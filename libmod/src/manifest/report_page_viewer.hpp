@@ -6,6 +6,9 @@
 // nothing. Internal to the manifest layer (report_page_model.cpp, report_page.cpp).
 
 #include "libmod/core/bytes.hpp"
+#include "libmod/scene/model.hpp"
+
+#include <optional>
 
 #include <string>
 #include <string_view>
@@ -29,6 +32,14 @@ struct ViewerModel {
 // and the curious. A page URL ending in #3d=LABEL shows that model first. "" when `models` is
 // empty; a note instead of the view when the build has no viewer.
 std::string viewer_block(const std::string& id, const std::vector<ViewerModel>& models);
+
+// The "bones" view of a model (report_page_bones.cpp): every material blended at 30 % of its
+// alpha, and one more mesh, "modkit_bones" (material of that name, unlit orange): a diamond at
+// each bone's head (size 1.2 % of the diagonal of the box around vertices and heads), weighted
+// to the bone, and an octahedral stick from its parent's head to its head, weighted to the
+// parent (none for a root or a bone within two diamonds of its parent's head). nullopt when the
+// scene has no bones or no extent.
+std::optional<scene::Scene> bones_view(scene::Scene sc);
 
 // Once at the end of a page with viewer blocks: the bundle (with its licence line) and the
 // controller script. "" when the build has no viewer.
