@@ -55,7 +55,17 @@ SceneOf stadium_scene(Files& files, std::size_t index) {
         std::string why;
         const auto m = stadium_model(files, path, index, &why);
         if (!m) throw Error(ErrorKind::format, why);
-        return stadium::model_scene(*m, "model" + std::to_string(index));
+        scene::Scene sc = stadium::model_scene(*m, "model" + std::to_string(index));
+        // Its skeletal animations, for the 3D view's play button (the pictures are the bind
+        // pose; texture animations would add mesh copies, so they are left out).
+        try {
+            stadium::ModelAnimations anims = stadium::read_animations(*m);
+            anims.aux.clear();
+            stadium::add_animations(sc, *m, anims);
+        } catch (const std::exception& e) {
+            sc.warnings.push_back(std::string("animations not shown: ") + e.what());
+        }
+        return sc;
     };
 }
 

@@ -14,8 +14,9 @@ constexpr const char* controller = R"js(
   window.addEventListener('error', function (e) { errors.push(String(e.message || e)); });
   var consoleError = console.error;
   console.error = function () { errors.push(Array.prototype.join.call(arguments, ' ')); consoleError.apply(console, arguments); };
-  var wanted = (location.hash.match(/^#3d=(.+)$/) || [])[1];
-  if (wanted) wanted = decodeURIComponent(wanted);
+  var hash = location.hash.match(/^#3d=([^&]+)(&play)?$/) || [];
+  var wanted = hash[1] ? decodeURIComponent(hash[1]) : undefined;
+  var autoplay = !!hash[2];
   document.querySelectorAll('.viewer').forEach(function (block) {
     var mv = block.querySelector('model-viewer');
     var state = block.querySelector('.viewer-state');
@@ -29,6 +30,7 @@ constexpr const char* controller = R"js(
         s.dims = [d.x, d.y, d.z];
         s.animations = mv.availableAnimations || [];
         s.playing = !mv.paused;
+        s.time = mv.currentTime;
       }
       for (var k in extra || {}) s[k] = extra[k];
       state.textContent = JSON.stringify(s);
@@ -42,14 +44,27 @@ constexpr const char* controller = R"js(
     mv.addEventListener('load', function () {
       var anims = mv.availableAnimations || [];
       play.hidden = anims.length === 0;
-      if (anims.length) mv.animationName = anims[0];
+      // The animation is chosen when played: until then the model stands in its bind pose.
+      if (anims.length && autoplay) {
+        mv.animationName = anims[0];
+        mv.play();
+        setTimeout(function () { report(); }, 1500);
+      }
       report();
     });
     mv.addEventListener('error', function (e) { errors.push('model-viewer: ' + JSON.stringify(e.detail && e.detail.type)); report(); });
-    play.addEventListener('click', function () { if (mv.paused) mv.play(); else mv.pause(); report(); });
+    play.addEventListener('click', function () {
+      var anims = mv.availableAnimations || [];
+      if (!mv.animationName && anims.length) mv.animationName = anims[0];
+      if (mv.paused) mv.play(); else mv.pause();
+      report();
+    });
     block.querySelectorAll('.viewer-buttons button').forEach(function (b, i) { b.addEventListener('click', function () { show(i); }); });
     var first = 0;
-    models.forEach(function (m, i) { if (m.getAttribute('data-label') === wanted) first = i; });
+    var found = false;
+    models.forEach(function (m, i) { if (m.getAttribute('data-label') === wanted) { first = i; found = true; } });
+    // A URL naming a view brings it on screen (model-viewer draws, and plays, only when visible).
+    if (found) block.scrollIntoView();
     show(first);
   });
 })();

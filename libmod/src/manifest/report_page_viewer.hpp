@@ -28,8 +28,9 @@ struct ViewerModel {
 
 // One 3D view: a <model-viewer> showing models[0], a button per model, a play button when the
 // model shown has animations, and a <pre class="viewer-state"> the controller keeps up to date
-// with what is shown (JSON: view, loaded, dims x/y/z, animations, playing, errors) for tests
-// and the curious. A page URL ending in #3d=LABEL shows that model first. "" when `models` is
+// with what is shown (JSON: view, loaded, errors, dims x/y/z, animations, playing, time) for
+// tests and the curious. A page URL ending in #3d=LABEL shows that model first; #3d=LABEL&play
+// also plays its first animation (the state is written again 1.5 s later). "" when `models` is
 // empty; a note instead of the view when the build has no viewer.
 std::string viewer_block(const std::string& id, const std::vector<ViewerModel>& models);
 
