@@ -41,12 +41,15 @@ constexpr const char* controller = R"js(
       block.querySelectorAll('.viewer-buttons button').forEach(function (b, j) { b.classList.toggle('on', j === i); });
       mv.src = m.getAttribute('data-src');
     }
-    mv.addEventListener('load', function () {
+    // The animation is chosen when played: until then the model stands in its bind pose.
+    function chooseAnimation() {
       var anims = mv.availableAnimations || [];
-      play.hidden = anims.length === 0;
-      // The animation is chosen when played: until then the model stands in its bind pose.
-      if (anims.length && autoplay) {
-        mv.animationName = anims[0];
+      if (!mv.animationName && anims.length) mv.animationName = anims[0];
+      return anims.length > 0;
+    }
+    mv.addEventListener('load', function () {
+      play.hidden = (mv.availableAnimations || []).length === 0;
+      if (autoplay && chooseAnimation()) {
         mv.play();
         setTimeout(function () { report(); }, 1500);
       }
@@ -54,8 +57,7 @@ constexpr const char* controller = R"js(
     });
     mv.addEventListener('error', function (e) { errors.push('model-viewer: ' + JSON.stringify(e.detail && e.detail.type)); report(); });
     play.addEventListener('click', function () {
-      var anims = mv.availableAnimations || [];
-      if (!mv.animationName && anims.length) mv.animationName = anims[0];
+      chooseAnimation();
       if (mv.paused) mv.play(); else mv.pause();
       report();
     });

@@ -189,8 +189,7 @@ std::optional<OffGrid> off_grid_key_rate(const gltf::Animation& a, const std::ma
 // that rate only, so it drops the part of the clip after its last whole frame: less than one of
 // its frames. Keys off the game's grid that end that little before the replaced animation's
 // end keep the replaced animation's length (real-clients-t3.md §3.3: 8 frames became 7).
-bool client_dropped_the_tail(const OffGrid& grid, double duration, std::uint16_t old_frames) {
-    const double old_length = double(old_frames - 1) / frames_per_second;
+bool client_dropped_the_tail(const OffGrid& grid, double duration, double old_length) {
     return grid.gap > 0 && duration < old_length && old_length - duration < grid.gap * 1.01;
 }
 
@@ -266,31 +265,28 @@ AnimationReplaceReport replace_animation(const Model& model, FragmentImage& imag
     // Frames and timing.
     // The keys decide the length (an edited file may be longer or shorter than its extras say).
     const auto grid = off_grid_key_rate(a, tracks);
-    const bool keep_length = grid && client_dropped_the_tail(*grid, a.duration, old.frame_count);
+    const double old_length = double(old.frame_count - 1) / frames_per_second;  // s
+    const bool keep_length = grid && client_dropped_the_tail(*grid, a.duration, old_length);
     std::int64_t frames = 0;
     if (keep_length) frames = old.frame_count;
     else if (a.duration * frames_per_second > 65534.5) frames = 65536;
     else frames = std::llround(a.duration * frames_per_second) + 1;
     if (grid) {
-        char buf[480];
+        char buf[320];
         if (keep_length)
             std::snprintf(buf, sizeof buf,
-                          "the keys are %s, not on the game's %g fps frames: resampled at %g fps; they end %.4g s "
-                          "before the replaced animation's %u frames (%.4g s), less than one of their own frames "
-                          "(a client resampling at its own rate drops that much), so its %u frames are kept and "
-                          "the last key is held to the end; for an exact round trip set the scene's frame rate to "
-                          "30 before exporting (Blender's default is 24)",
-                          grid->rate.c_str(), frames_per_second, frames_per_second,
-                          double(old.frame_count - 1) / frames_per_second - a.duration, unsigned(old.frame_count),
-                          double(old.frame_count - 1) / frames_per_second, unsigned(old.frame_count));
+                          "; they end %.4g s before the replaced animation's %u frames (%.4g s), less than one of "
+                          "their own frames (a client resampling at its own rate drops that much), so its %u frames "
+                          "are kept and the last key is held to the end",
+                          old_length - a.duration, unsigned(old.frame_count), old_length, unsigned(old.frame_count));
         else
-            std::snprintf(buf, sizeof buf,
-                          "the keys are %s, not on the game's %g fps frames: resampled at %g fps over the same %.4g s "
-                          "(%lld frames); for an exact round trip set the scene's frame rate to 30 before exporting "
-                          "(Blender's default is 24)",
-                          grid->rate.c_str(), frames_per_second, frames_per_second, a.duration,
-                          static_cast<long long>(frames));
-        rep.warnings.push_back(buf);
+            std::snprintf(buf, sizeof buf, " over the same %.4g s (%lld frames)", a.duration, static_cast<long long>(frames));
+        char rate[160];
+        std::snprintf(rate, sizeof rate, "the keys are %s, not on the game's %g fps frames: resampled at %g fps",
+                      grid->rate.c_str(), frames_per_second, frames_per_second);
+        rep.warnings.push_back(std::string(rate) + buf +
+                               "; for an exact round trip set the scene's frame rate to 30 before exporting "
+                               "(Blender's default is 24)");
     }
     if (frames < 1 || frames > 0xFFFF)
         throw Error(ErrorKind::limit, "the animation has " + std::to_string(frames) + " frames at 30 fps (" +
