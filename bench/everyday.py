@@ -27,6 +27,7 @@ import pathlib
 import statistics
 import subprocess
 import tempfile
+import hashlib
 import time
 
 
@@ -68,6 +69,28 @@ def compare(title, a, b, rounds, cwd):
     print(f"  ratio {a[0]} / {b[0]}: cpu {rc:.2f}x   wall {rw:.2f}x")
 
 
+def bps_metadata_bytes(patch):
+    """The bytes of a BPS patch's metadata field, its length number included (bps.md §1)."""
+    pos = 4
+
+    def number():
+        nonlocal pos
+        value, shift = 0, 1
+        while True:
+            x = patch[pos]
+            pos += 1
+            value += (x & 0x7F) * shift
+            if x & 0x80:
+                return value
+            shift <<= 7
+            value += shift
+
+    number(), number()
+    start = pos
+    length = number()
+    return pos - start + length
+
+
 def flips_create(flips, source, target, patch):
     """Flips' own CLI (`flips --create --bps-delta`, its default BPS style), or the transcribed
     `flips-bps create` of bench/bps_vs_flips.py."""
@@ -92,6 +115,7 @@ def measure(modkit, a):
     print("load before:", load())
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
+        os.environ["MODKIT_CACHE_DIR"] = str(tmp / "cache")  # the runs' own digest cache
         cpu, wall, rss = run_one([modkit, "demo", str(tmp / "demo"), "-q"])
         print(f"modkit demo: wall {wall:.2f} s, cpu {cpu:.2f} s, peak RSS {rss / 1024:.1f} MiB (goal: wall <= 5 s)")
         ex = tmp / "demo" / "examples" / "stadium-recolour"
@@ -107,6 +131,21 @@ def measure(modkit, a):
         assert filecmp.cmp(ex / "out" / "stadium-recolour.z64", expected, shallow=False), "apply's output differs"
         compare("apply, no patch and no report (goal <= 5x cp)",
                 ("modkit apply", [modkit, "apply", "bare.json", "-q"]), ("cp", ["cp", rom, "copy.z64"]), a.rounds, ex)
+        # A manifest that declares its base's md5 (as `manifest new` writes them): hashed each
+        # run with the digest cache off, found by the file's stamp with it on (the base must be
+        # settle_seconds old to be stored: hence the pause, then one run that stores it).
+        hashed = bare.replace('"path": "base/stadium/pokemon_stadium_sample.z64"',
+                              '"path": "base/stadium/pokemon_stadium_sample.z64", "md5": "%s"'
+                              % hashlib.md5((ex / rom).read_bytes()).hexdigest())
+        assert hashed != bare, "the example's input line changed: update this script"
+        (ex / "hashed.json").write_text(hashed)
+        time.sleep(2.5)
+        run_one([modkit, "apply", "hashed.json", "-q"], ex)
+        compare("apply declaring md5, digest cache off vs on (the cache's gain)",
+                ("cache off", ["env", "MODKIT_DIGEST_CACHE=off", modkit, "apply", "hashed.json", "-q"]),
+                ("cache on", ["env", "MODKIT_DIGEST_CACHE=on", modkit, "apply", "hashed.json", "-q"]), a.rounds, ex)
+        compare("apply declaring md5, warm digest cache (goal <= 5x cp)",
+                ("modkit apply", [modkit, "apply", "hashed.json", "-q"]), ("cp", ["cp", rom, "copy.z64"]), a.rounds, ex)
         if a.flips:
             run_one([modkit, "apply", "mod.json", "-q"], ex)
             out = "out/stadium-recolour.z64"
@@ -115,7 +154,9 @@ def measure(modkit, a):
                     ("flips create", flips_create(a.flips, rom, out, "flips.bps")), a.rounds, ex)
             bps = (ex / "out" / "stadium-recolour.z64.bps")
             if bps.exists():
-                print(f"  patch bytes: modkit {bps.stat().st_size}, Flips {(ex / 'flips.bps').stat().st_size}")
+                meta = bps_metadata_bytes(bps.read_bytes())
+                print(f"  patch bytes: modkit {bps.stat().st_size} ({meta} of them the metadata naming the mod; "
+                      f"{bps.stat().st_size - meta} without it), Flips {(ex / 'flips.bps').stat().st_size} (no metadata)")
         compare("apply --dry-run (goal <= 1.5x sha1sum)",
                 ("modkit apply --dry-run", [modkit, "apply", "--dry-run", "mod.json", "-q"]),
                 ("sha1sum", ["sha1sum", rom]), a.rounds, ex)

@@ -116,6 +116,7 @@ mf::ApplyOptions apply_options(const po::variables_map& vm, const Global& g) {
     o.dry_run = vm.count("dry-run") > 0;
     o.threads = g.threads;
     o.quiet = g.quiet;
+    o.digests = !g.quiet || g.json;  // -q shows no plan and no report (a report folder still gets one)
     if (vm.count("out")) o.out_dir = fs::path(vm["out"].as<std::string>());
     if (vm.count("input"))
         for (const auto& text : vm["input"].as<std::vector<std::string>>()) {

@@ -41,25 +41,17 @@ std::string kind_for(Game g, bool is_names) {
     return "file";
 }
 
-std::string md5_hex(ByteView b) { return to_hex(md5(b)); }
-
 // Hash check; a byte-swapped N64 dump of the right ROM is recognised and accepted.
-void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, std::vector<Diagnostic>& out) {
+void check_hashes(const Manifest& m, const InputDecl& in, FileState& f, DigestCache& cache, std::vector<Diagnostic>& out) {
     struct Want {
         const char* name;
         const std::optional<std::string>& value;
-        std::string (*of)(ByteView);
     };
-    const Want wants[] = {{"sha1", in.sha1, sha1_hex}, {"md5", in.md5, md5_hex}, {"crc32", in.crc32, crc32_hex}};
-    // The original's SHA-1 and CRC-32 are computed once (the plan reports them too).
-    auto of_original = [&](const Want& w) -> std::string {
-        if (w.of == sha1_hex) return original_sha1(f);
-        if (w.of == crc32_hex) return original_crc32(f);
-        return w.of(f.original);
-    };
+    const Want wants[] = {{"sha1", in.sha1}, {"md5", in.md5}, {"crc32", in.crc32}};
+    auto of_original = [&](const Want& w) -> const std::string& { return original_digest(f, w.name, cache); };
     auto matches = [&](ByteView b) {
         for (const auto& w : wants)
-            if (w.value && w.of(b) != *w.value) return false;
+            if (w.value && digest_hex(w.name, b) != *w.value) return false;
         return true;
     };
     if (std::all_of(std::begin(wants), std::end(wants), [&](const Want& w) { return !w.value || of_original(w) == *w.value; }))
@@ -157,7 +149,12 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                 f.kind = kind_for(m.game, name_tables.count(in.name) > 0);
                 f.platform = in.platform;
                 try {
+                    // The stamp before and after the read: equal, it names the bytes read (the
+                    // digest cache's key); a file that changed meanwhile gets none.
+                    f.read_at_ns = realtime_ns();
+                    const auto before = file_stamp(in.path);
                     f.original = read_file(in.path);
+                    if (before && before == file_stamp(in.path)) f.stamp = before;
                 } catch (const Error& e) {
                     if (out.empty()) kind = e.kind();  // io for a missing or unreadable file
                     std::error_code ec;
@@ -175,7 +172,8 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                     try {
                         const auto order = n64::detect_order(ByteReader(f.original, Endian::big, f.display));
                         f.rom_order = n64::to_string(order);
-                        f.current = order == n64::ByteOrder::z64 ? f.original : n64::to_z64(f.original, order);
+                        // A z64 image's workspace copy is made after the hash checks (open_workspaces).
+                        if (order != n64::ByteOrder::z64) f.current = n64::to_z64(f.original, order);
                     } catch (const Error& e) {
                         out.push_back(m.at(pointer_join(pointer_join("/inputs", in.name), "path"),
                                            in.path_text + " is not an N64 ROM: " + e.message()));
@@ -185,7 +183,7 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                     f.current = f.original;
                 }
             }
-            check_hashes(m, in, f, out);
+            check_hashes(m, in, f, b.digests, out);
             if (auto o = m.outputs.find(in.name); o != m.outputs.end()) {
                 fs::path dest = o->second;
                 if (options.out_dir) dest = *options.out_dir / dest.lexically_relative(m.dir);
@@ -201,7 +199,10 @@ Build load_build(const std::vector<Manifest>& manifests, const ApplyOptions& opt
                 if (a != b.input_keys.end() && n != b.input_keys.end()) b.files[a->second].names_key = n->second;
             }
     }
-    if (!out.empty()) throw ManifestError(kind, std::move(out));
+    if (!out.empty()) {
+        b.digests.save();  // what the hash checks computed, for the next run
+        throw ManifestError(kind, std::move(out));
+    }
     return b;
 }
 
@@ -375,6 +376,20 @@ void plan_all(Build& b, const std::vector<Manifest>& manifests, unsigned threads
                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - conflicts_start).count());
 }
 
+// The workspace copy of each z64 ROM, made once its hashes are checked and the plan has its
+// digests. When nothing reads the base bytes afterwards (a dry run, or no patch and no report:
+// the patches and the report pages are their only readers for a ROM) the read buffer becomes
+// the workspace itself, without a copy: 32 MiB fewer to fill and hold (issue 31).
+void open_workspaces(Build& b, const std::vector<Manifest>& manifests, const ApplyOptions& options) {
+    const bool patches = std::any_of(manifests.begin(), manifests.end(), [](const Manifest& m) { return !m.patches.empty(); });
+    const bool base_read_later = !options.dry_run && (patches || builds_report(manifests, options));
+    for (auto& [key, f] : b.files) {
+        if (f.kind != "rom" || f.rom_order != n64::to_string(n64::ByteOrder::z64)) continue;
+        if (base_read_later) f.current = f.original;
+        else f.current = std::move(f.original);  // `original` is empty from here on
+    }
+}
+
 }  // namespace
 
 ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
@@ -387,12 +402,16 @@ ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyO
         pf.input = f.path;
         pf.output = f.output;
         pf.size = f.original.size();
-        pf.sha1 = original_sha1(f);
-        pf.crc32 = original_crc32(f);
+        if (builds_report(manifests, options)) {
+            pf.sha1 = original_digest(f, "sha1", b.digests);
+            pf.crc32 = original_digest(f, "crc32", b.digests);
+        }
         pf.kind = f.kind;
         pf.notes = f.notes;
         b.plan.files.push_back(std::move(pf));
     }
+    b.digests.save();  // what the hash checks and the plan computed, for the next run
+    open_workspaces(b, manifests, options);
     const auto t1 = clock::now();
     plan_all(b, manifests, options.threads);
     const auto t2 = clock::now();

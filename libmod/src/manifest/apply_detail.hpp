@@ -4,6 +4,7 @@
 
 #include "operation.hpp"
 
+#include "libmod/core/digest_cache.hpp"
 #include "libmod/core/hash.hpp"
 
 #include <cstdio>
@@ -26,14 +27,35 @@ inline std::string crc32_hex(ByteView b) {
     return buf;
 }
 
-// The input's digests, computed on first use and kept (`original` never changes).
-inline const std::string& original_sha1(FileState& f) {
-    if (f.original_sha1.empty()) f.original_sha1 = sha1_hex(f.original);
-    return f.original_sha1;
+// How the hash checks and the report spell each algorithm's digest of `b`.
+inline std::string digest_hex(const std::string& algorithm, ByteView b) {
+    if (algorithm == "sha1") return sha1_hex(b);
+    if (algorithm == "crc32") return crc32_hex(b);
+    return to_hex(md5(b));  // "md5"
 }
-inline const std::string& original_crc32(FileState& f) {
-    if (f.original_crc32.empty()) f.original_crc32 = crc32_hex(f.original);
-    return f.original_crc32;
+
+// The input's digest, computed on first use and kept (`original` never changes), or found in
+// the digest cache by the file's stamp (and stored there for the next run).
+inline const std::string& original_digest(FileState& f, const std::string& algorithm, DigestCache& cache) {
+    auto it = f.original_digests.find(algorithm);
+    if (it != f.original_digests.end()) return it->second;
+    std::optional<std::string> known;
+    if (f.stamp) known = cache.find(*f.stamp, algorithm);
+    if (!known) {
+        known = digest_hex(algorithm, f.original);
+        if (f.stamp) cache.remember(*f.stamp, algorithm, *known, f.read_at_ns);
+    }
+    return f.original_digests.emplace(algorithm, std::move(*known)).first->second;
+}
+
+// Whether the run needs the digests of inputs and outputs: when it writes a report (a manifest
+// names a report folder and this is no dry run), or the caller shows them (ApplyOptions::digests).
+inline bool builds_report(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
+    if (options.digests) return true;
+    if (options.dry_run) return false;
+    for (const auto& m : manifests)
+        if (m.report) return true;
+    return false;
 }
 
 // The first regular file below `bases` (sorted, 4 levels deep, at most 1 GiB) whose every
@@ -52,6 +74,7 @@ struct EditResult {
 
 struct Build {
     Workspace files;                                                 // by file identity
+    DigestCache digests = DigestCache::user();                      // saved after the hash checks
     std::map<std::pair<std::size_t, std::string>, std::string> input_keys;  // (manifest, input) -> key
     Plan plan;
     std::vector<std::pair<std::size_t, const EditDecl*>> edit_refs;  // plan order

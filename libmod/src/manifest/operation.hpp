@@ -7,6 +7,7 @@
 // Internal to the manifest layer.
 
 #include "json_source.hpp"
+#include "libmod/core/digest_cache.hpp"
 #include "libmod/core/bytes.hpp"
 #include "libmod/image/recolour.hpp"
 #include "libmod/manifest/apply.hpp"
@@ -34,6 +35,8 @@ struct FileState {
     std::string kind;     // "rom", "pak", "archive", "names"
     // ROMs: `current` is kept in z64 order; the output returns to the input's order.
     std::string rom_order;
+    // `original` is empty during the edits of a run that never reads it again (a Stadium ROM in
+    // a dry run, or without patch and report: apply.cpp open_workspaces).
     Bytes original, current;
     std::optional<std::filesystem::path> output;
     std::vector<std::string> notes;
@@ -44,8 +47,11 @@ struct FileState {
     // Stadium ROMs: the model archive parsed from `current`, shared by the edits (issue 31); only
     // through workspace_archive(), which checks it still describes `current`.
     std::shared_ptr<const stadium::Archive> stadium_archive;
-    // Digests of `original`, computed once (original_sha1 / original_crc32 in apply_detail.hpp).
-    std::string original_sha1, original_crc32;
+    // Digests of `original` by algorithm ("sha1", "md5", "crc32"), computed once or found in
+    // the digest cache by the file's stamp (original_digest in apply_detail.hpp).
+    std::map<std::string, std::string> original_digests;
+    std::optional<FileStamp> stamp;  // the same before and after the read; none: not cached
+    std::int64_t read_at_ns = 0;     // when the read began (CLOCK_REALTIME)
 };
 
 // The model archive of a Stadium ROM in the workspace (z64 order), parsed once and shared by

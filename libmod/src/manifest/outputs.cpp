@@ -132,48 +132,10 @@ void check_product_paths(const std::vector<Product>& products) {
                                                      it->second->role + " " + it->second->path.string() + " is a file");
 }
 
-}  // namespace
-
-ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, const ApplyOptions& options) {
-    ApplyResult result;
-    std::vector<Product> products;
-    std::vector<Diagnostic> problems;
-
-    // Outputs, in the order the manifests name them (deterministic, unlike file identities).
-    std::vector<std::pair<std::size_t, std::string>> order;  // (manifest, input name)
-    std::set<std::string> seen;
-    for (std::size_t mi = 0; mi < manifests.size(); ++mi)
-        for (const auto& in : manifests[mi].inputs) {
-            const std::string& key = b.input_keys.at({mi, in.name});
-            if (seen.insert(key).second) order.push_back({mi, in.name});
-        }
-    std::map<std::string, std::size_t> finished;  // file key -> its product
-    for (const auto& [mi, name] : order) {
-        FileState& f = b.files.at(b.input_keys.at({mi, name}));
-        if (f.edited && !f.output) {
-            problems.push_back(manifests[mi].at("/outputs", "the edits changed \"" + name + "\" (" + f.display +
-                                                                ") but \"outputs\" names no file for it"));
-            continue;
-        }
-        if (!f.output) continue;
-        finished[f.key] = products.size();
-        products.push_back({*f.output, "output", f.display, "", finish(f)});
-    }
-    if (!problems.empty()) throw ManifestError(ErrorKind::usage, std::move(problems));
-
-    // Patches: each manifest asks for its own outputs' patches; verified before writing.
-    std::set<std::string> patch_paths;
-    for (std::size_t mi = 0; mi < manifests.size(); ++mi)
-        for (const auto& fmt : manifests[mi].patches)
-            for (const auto& in : manifests[mi].inputs) {
-                const FileState& f = b.files.at(b.input_keys.at({mi, in.name}));
-                if (!f.output || !finished.count(f.key)) continue;
-                const fs::path p = f.output->string() + "." + fmt;
-                if (!patch_paths.insert(p.lexically_normal().string()).second) continue;
-                products.push_back({p, "patch", f.display, fmt, make_patch(fmt, f, products[finished[f.key]].bytes,
-                                                                        json_escape_name(manifests[mi].name))});
-            }
-
+// The report (report.json in every report folder, the report pages, ApplyResult::report_json),
+// the warnings and the written files with their digests.
+void add_report(Build& b, const std::vector<Manifest>& manifests, const ApplyOptions& options, std::vector<Product>& products,
+                ApplyResult& result) {
     // The report.
     rapidjson::Document& doc = b.report_doc;
     Allocator& a = doc.GetAllocator();
@@ -264,6 +226,60 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
         }
 
     add_report_pages(products, result, b);
+}
+
+}  // namespace
+
+ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, const ApplyOptions& options) {
+    ApplyResult result;
+    std::vector<Product> products;
+    std::vector<Diagnostic> problems;
+
+    // Outputs, in the order the manifests name them (deterministic, unlike file identities).
+    std::vector<std::pair<std::size_t, std::string>> order;  // (manifest, input name)
+    std::set<std::string> seen;
+    for (std::size_t mi = 0; mi < manifests.size(); ++mi)
+        for (const auto& in : manifests[mi].inputs) {
+            const std::string& key = b.input_keys.at({mi, in.name});
+            if (seen.insert(key).second) order.push_back({mi, in.name});
+        }
+    std::map<std::string, std::size_t> finished;  // file key -> its product
+    for (const auto& [mi, name] : order) {
+        FileState& f = b.files.at(b.input_keys.at({mi, name}));
+        if (f.edited && !f.output) {
+            problems.push_back(manifests[mi].at("/outputs", "the edits changed \"" + name + "\" (" + f.display +
+                                                                ") but \"outputs\" names no file for it"));
+            continue;
+        }
+        if (!f.output) continue;
+        finished[f.key] = products.size();
+        products.push_back({*f.output, "output", f.display, "", finish(f)});
+    }
+    if (!problems.empty()) throw ManifestError(ErrorKind::usage, std::move(problems));
+
+    // Patches: each manifest asks for its own outputs' patches; verified before writing.
+    std::set<std::string> patch_paths;
+    for (std::size_t mi = 0; mi < manifests.size(); ++mi)
+        for (const auto& fmt : manifests[mi].patches)
+            for (const auto& in : manifests[mi].inputs) {
+                const FileState& f = b.files.at(b.input_keys.at({mi, in.name}));
+                if (!f.output || !finished.count(f.key)) continue;
+                const fs::path p = f.output->string() + "." + fmt;
+                if (!patch_paths.insert(p.lexically_normal().string()).second) continue;
+                products.push_back({p, "patch", f.display, fmt, make_patch(fmt, f, products[finished[f.key]].bytes,
+                                                                        json_escape_name(manifests[mi].name))});
+            }
+
+    if (builds_report(manifests, options)) {
+        add_report(b, manifests, options, products, result);
+    } else {
+        // No report asked for and none shown (`apply -q`): the warnings and the written files
+        // without the digests only the report would carry (issue 31: two SHA-1 passes fewer).
+        for (std::size_t i = 0; i < b.plan.edits.size(); ++i)
+            for (const auto& x : b.results[i].warnings) result.warnings.push_back(b.plan.edits[i].id + ": " + x);
+        for (const auto& p : products) result.written.push_back({p.path, p.role, p.bytes.size(), ""});
+        result.timings = b.timings;
+    }
 
     // Everything read counts as an input: the base files and every file an edit names.
     std::vector<fs::path> read;

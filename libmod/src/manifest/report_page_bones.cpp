@@ -4,6 +4,8 @@
 // the sticks move with an animation.
 #include "report_page_viewer.hpp"
 
+#include "libmod/scene/vec3.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,18 +14,16 @@ namespace mod::manifest::detail::page {
 namespace {
 
 using scene::Vec3;
+using scene::cross;
+using scene::dot;
+using scene::length;
+using scene::sub;
 
 Vec3 head_of(const scene::Bone& b) { return {b.bind[3], b.bind[7], b.bind[11]}; }
 
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 Vec3 add_scaled(const Vec3& a, const Vec3& d, double s) {
     return {float(a[0] + s * d[0]), float(a[1] + s * d[1]), float(a[2] + s * d[2])};
 }
-Vec3 cross(const Vec3& a, const Vec3& b) {
-    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-double dot(const Vec3& a, const Vec3& b) { return double(a[0]) * b[0] + double(a[1]) * b[1] + double(a[2]) * b[2]; }
-double length(const Vec3& a) { return std::sqrt(dot(a, a)); }
 Vec3 unit(const Vec3& a) {
     const double l = length(a);
     return l > 0 ? Vec3{float(a[0] / l), float(a[1] / l), float(a[2] / l)} : Vec3{0, 0, 1};

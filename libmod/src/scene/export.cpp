@@ -5,6 +5,7 @@
 #include "libmod/core/file.hpp"
 #include "libmod/core/folder.hpp"
 #include "libmod/scene/validate.hpp"
+#include "libmod/scene/vec3.hpp"
 #include "libmod/scene/weights.hpp"
 #include "scene/assimp_util.hpp"
 #include "scene/gltf_writer.hpp"
@@ -39,10 +40,6 @@ void attach_children(aiNode* parent, std::vector<aiNode*> children) {
         children[i]->mParent = parent;
         parent->mChildren[i] = children[i];
     }
-}
-
-Vec3 cross(const Vec3& a, const Vec3& b) {
-    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
 
 // The mesh's processed weights (computed on the fly when the caller has not processed them).

@@ -1,6 +1,7 @@
 // Assimp import into the neutral skinned scene (contract: libmod/scene/import.hpp; rationale and
 // Assimp 5.2.5 traps: doc/formats/scene-import.md).
 #include "libmod/scene/import.hpp"
+#include "libmod/scene/vec3.hpp"
 
 #include "libmod/core/error.hpp"
 #include "libmod/core/file.hpp"
@@ -93,12 +94,6 @@ struct WideAffine {
 };
 
 bool same_bits(const aiVector3D& a, const aiVector3D& b) { return std::memcmp(&a, &b, sizeof(aiVector3D)) == 0; }
-
-Vec3 cross(const Vec3& a, const Vec3& b) {
-    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-
-double dot(const Vec3& a, const Vec3& b) { return double(a[0]) * b[0] + double(a[1]) * b[1] + double(a[2]) * b[2]; }
 
 // Inverse transpose of the 3x3 part (as a Mat4 with zero translation), for normals.
 Mat4 normal_matrix(const Mat4& m) {

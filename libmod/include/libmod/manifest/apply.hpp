@@ -66,6 +66,11 @@ struct ApplyOptions {
     std::optional<std::filesystem::path> out_dir;  // outputs go here (relative output paths kept)
     unsigned threads = 0;                         // 0 = all cores
     bool quiet = false;                           // no progress line
+    // Whether the caller shows the digests a run need not compute: with false, the plan's
+    // PlannedFile::sha1/crc32 stay empty, and unless a manifest names a report folder no report
+    // is built (ApplyResult::report_json and WrittenFile::sha1 empty). The hashes a manifest
+    // declares for its inputs are checked either way. (`apply -q` without --json; issue 31.)
+    bool digests = true;
     // Where the base files are (issue 30: a shared mod folder holds no base game). An input
     // named here is read from this path instead of its manifest path (every manifest declaring
     // the name; a name no manifest declares is a usage error) (`apply --input NAME=PATH`).
