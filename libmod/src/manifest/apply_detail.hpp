@@ -34,7 +34,8 @@ inline std::string digest_hex(const std::string& algorithm, ByteView b) {
     return to_hex(md5(b));  // "md5"
 }
 
-// The input's digest, computed on first use and kept (`original` never changes), or found in
+// The input's digest, computed on first use and kept (before open_workspaces may hand `original`
+// to the workspace; every caller runs before that or only when it kept it), or found in
 // the digest cache by the file's stamp (and stored there for the next run).
 inline const std::string& original_digest(FileState& f, const std::string& algorithm, DigestCache& cache) {
     auto it = f.original_digests.find(algorithm);
