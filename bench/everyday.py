@@ -2,7 +2,8 @@
 """The everyday Stadium commands against the programs that set their floor (issue 31).
 
 What a user runs most is `apply` of a small mod and the listing commands, on a 32 MiB ROM. Each
-is measured as whole processes (CPU = user + system from wait4, wall, peak RSS), alternating with
+is measured as whole processes (CPU = user + system from wait4, wall, peak RSS from GNU time when
+installed, see run_one), alternating with
 its floor, median of the rounds, and printed as a ratio:
 
   apply (no patch, no report)   vs  cp ROM OUT                (writing a 32 MiB image)
@@ -35,8 +36,20 @@ def load():
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
+# A child's ru_maxrss starts at its parent's resident size when it execs (Linux keeps the
+# high-water mark across exec), so a child of this script reports at least the script's own
+# ~19 MiB. GNU time's %M is the peak of the program alone (its own child, forked from a 2 MiB
+# process): the figure is taken from it when /usr/bin/time is there (Debian package `time`).
+GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+
+
 def run_one(argv, cwd=None, stdout=os.devnull):
     """(cpu s, wall s, peak RSS KiB) of one process; raises when it fails."""
+    rss_file = None
+    if GNU_TIME:
+        fd, rss_file = tempfile.mkstemp(prefix="everyday-rss-")
+        os.close(fd)
+        argv = [GNU_TIME, "-f", "%M", "-o", rss_file] + list(argv)
     t = time.perf_counter()
     actions = [(os.POSIX_SPAWN_OPEN, 1, stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
@@ -49,9 +62,15 @@ def run_one(argv, cwd=None, stdout=os.devnull):
         os.chdir(old)
     _, status, ru = os.wait4(pid, 0)
     wall = time.perf_counter() - t
+    rss = ru.ru_maxrss
+    if rss_file:
+        with open(rss_file) as f:
+            text = f.read().split()
+        os.unlink(rss_file)
+        rss = int(text[-1]) if text and text[-1].isdigit() else rss
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit("failed: " + " ".join(map(str, argv)))
-    return ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss
+    return ru.ru_utime + ru.ru_stime, wall, rss
 
 
 def compare(title, a, b, rounds, cwd):

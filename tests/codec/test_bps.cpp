@@ -107,6 +107,56 @@ BOOST_AUTO_TEST_CASE(hand_built_patch_uses_every_action) {
     BOOST_TEST(described.action_bytes[1] == 2u);
 }
 
+// first_difference (the encoder's self-check without a third image): the hand-built patch of
+// every action kind reproduces its target, and a byte changed anywhere in the expected target
+// is reported at exactly its offset, also where a TargetCopy reads the changed byte (the
+// expected bytes stand for the target written so far) and inside the overlapping run.
+BOOST_AUTO_TEST_CASE(first_difference_finds_each_changed_byte) {
+    const Bytes source = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
+    const Bytes target = {'a', 'b', 'c', 'd', 'X', 'Y', 'g', 'h', 'b', 'c', 'c', 'c', 'c', 'c'};
+    using A = mod::bps::Action;
+    const Bytes actions = cat({action(A::source_read, 4), action(A::target_read, 2), Bytes{'X', 'Y'},
+                               action(A::source_copy, 2), varint_bytes(6 << 1), action(A::source_copy, 2),
+                               varint_bytes((7 << 1) | 1), action(A::target_copy, 4), varint_bytes(9 << 1)});
+    const Bytes patch = build_patch(source, target, actions);
+    const mod::ByteReader reader(patch, mod::Endian::little, "p.bps", "bps");
+    BOOST_TEST(!mod::bps::first_difference(reader, source, target).has_value());
+    for (std::size_t i = 0; i < target.size(); ++i) {
+        Bytes expected = target;
+        expected[i] = 'Z';
+        const auto at = mod::bps::first_difference(reader, source, expected);
+        BOOST_TEST_REQUIRE(at.has_value(), "byte " << i);
+        BOOST_TEST(*at == i);
+    }
+    // Sizes that differ: the shorter size, after every action was still checked.
+    BOOST_TEST(*mod::bps::first_difference(reader, source, Bytes(target.begin(), target.end() - 1)) == target.size() - 1);
+    Bytes longer = target;
+    longer.push_back('!');
+    BOOST_TEST(*mod::bps::first_difference(reader, source, longer) == target.size());
+    // apply()'s refusals: a wrong source, and an action past the source's end.
+    BOOST_CHECK_THROW(mod::bps::first_difference(reader, Bytes(source.begin(), source.end() - 1), target), mod::Error);
+    const Bytes hostile = build_patch(source, target, cat({action(A::source_read, 9), action(A::target_read, 5), Bytes(5, 'x')}));
+    BOOST_CHECK_THROW(mod::bps::first_difference(mod::ByteReader(hostile, mod::Endian::little), source, target), mod::Error);
+}
+
+// On random edits of a corpus-sized buffer, first_difference agrees with apply(): nullopt for
+// the target, and for a target changed at one place, that place.
+BOOST_AUTO_TEST_CASE(first_difference_agrees_with_apply) {
+    Bytes source(70000);
+    std::uint32_t x = 12345;
+    for (auto& b : source) b = static_cast<std::uint8_t>((x = x * 1103515245u + 12345u) >> 24);
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        const Bytes target = edited(source, seed, 12);
+        const Bytes patch = mod::bps::create(source, target);
+        const mod::ByteReader reader(patch, mod::Endian::little);
+        BOOST_TEST(!mod::bps::first_difference(reader, source, target).has_value());
+        Bytes wrong = target;
+        const std::size_t at = (seed * 7919) % wrong.size();
+        wrong[at] ^= 0x40;
+        BOOST_TEST(*mod::bps::first_difference(reader, source, wrong) == at);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(hostile_actions_fail_with_the_action_index) {
     const Bytes source = {1, 2, 3, 4};
     const Bytes target = {1, 2, 3, 4, 5, 6};

@@ -133,6 +133,44 @@ BOOST_AUTO_TEST_CASE(same_bytes_every_time) {
     BOOST_TEST(mod::bps::create(source, target) == a);
 }
 
+// A large source edited in one place (doc/formats/bps.md §4, "One edited place"): the suffix
+// array covers a window around the changed bytes, a sparse index the rest. 16 MiB of noise
+// (no match by chance); each target has one 4 KiB span copied from elsewhere in the source, so
+// the best patch is SourceRead, one SourceCopy, SourceRead: three actions.
+//  * from 8 MiB away, outside the window: found through the sparse index;
+//  * from across the window's end (100 bytes inside it): the match goes on past the end;
+//  * from inside the window: the suffix array.
+BOOST_AUTO_TEST_CASE(one_edited_place_in_a_large_source) {
+    Bytes source(std::size_t(16) << 20);
+    std::uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (auto& b : source) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        b = static_cast<std::uint8_t>(x >> 56);
+    }
+    const std::size_t at = 0x800000, span = 4096;
+    // The window: the changed 4 KiB widened by 1 MiB (the least margin) on each side.
+    const std::size_t window_end = at + span + (std::size_t(1) << 20);
+    for (const std::size_t from : {std::size_t(0x100000), window_end - 100, at - 0x40000}) {
+        BOOST_TEST_CONTEXT("copied from " << from) {
+            Bytes target = source;
+            std::copy(source.begin() + from, source.begin() + from + span, target.begin() + at);
+            const Bytes patch = make_and_check(source, target);
+            const auto info = mod::bps::describe(mod::ByteReader(patch, mod::Endian::little));
+            BOOST_TEST(info.action_count[0] == 2u);
+            BOOST_TEST(info.action_count[2] == 1u);
+            BOOST_TEST(info.action_bytes[2] == span);
+            BOOST_TEST(info.action_count[1] + info.action_count[3] == 0u);
+        }
+    }
+    // A span of new bytes (noise of another seed) is literals, whatever the window.
+    Bytes target = source;
+    for (std::size_t i = 0; i < 300; ++i) target[at + i] = static_cast<std::uint8_t>(i * 151 + 7);
+    const Bytes patch = make_and_check(source, target);
+    const auto info = mod::bps::describe(mod::ByteReader(patch, mod::Endian::little));
+    BOOST_TEST(info.action_bytes[1] <= 300u);
+    BOOST_TEST(patch.size() < 300u + 64u);
+}
+
 // The benchmark set of bench/bps_vs_flips.py, made the same way with modkit's own commands:
 // each patch made by `modkit patch create` must be applied by `modkit patch apply` to exactly
 // the edited ROM, and be no larger than Flips' patch for the same pair (sizes measured with the
@@ -181,7 +219,7 @@ BOOST_AUTO_TEST_CASE(sample_rom_edits_no_larger_than_flips) {
         for (std::size_t x = 0; x < 64; ++x) scattered[0x100000 + k * 0x9F3D1 + x] = static_cast<std::uint8_t>(x * 7 + k);
     std::copy(base.begin() + 0x1000, base.begin() + 0x2000, scattered.begin() + 0x1800000);
     mod::write_file_atomic(d / "scattered.z64", scattered);
-    const bool same_base = mod::crc32(base) == 0xB2D42903u;
+    const bool same_base = mod::crc32(base) == 0x2428368Eu;
     BOOST_WARN_MESSAGE(same_base, "the sample ROM changed since Flips was measured: sizes not compared; "
                                   "remeasure with bench/bps_vs_flips.py and update this test");
     struct Pair {
@@ -189,8 +227,8 @@ BOOST_AUTO_TEST_CASE(sample_rom_edits_no_larger_than_flips) {
         std::uint32_t crc;
         std::size_t flips;
     };
-    for (const Pair p : {Pair{"palette", 0x993E4AC0u, 40}, Pair{"texture", 0x1F6ABD5Bu, 212}, Pair{"models", 0x9EBCBE0Bu, 4164},
-                         Pair{"shifted", 0x2AEF68A7u, 436}, Pair{"scattered", 0xD82E4550u, 898}}) {
+    for (const Pair p : {Pair{"palette", 0x1044A90Bu, 40}, Pair{"texture", 0x2EACB702u, 204}, Pair{"models", 0x726F7CDEu, 4165},
+                         Pair{"shifted", 0xCBC698E6u, 433}, Pair{"scattered", 0x4ED25ADDu, 904}}) {
         BOOST_TEST_CONTEXT(p.name) {
             const auto target_path = d / (std::string(p.name) + ".z64");
             const auto patch_path = d / (std::string(p.name) + ".bps");

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace mod::bps {
 
@@ -37,9 +38,41 @@ bool move_cursor(std::uint64_t& cursor, std::uint64_t encoded, std::uint64_t lim
     return true;
 }
 
-// Runs the action stream. With `target` null nothing is written (describe()); the checks are
-// the same, against the declared sizes. `source` may then be empty.
-void run_actions(ByteReader actions, const Info& head, ByteView source, std::uint8_t* target, Info& stats) {
+// Where run_actions puts the bytes: written to `target`; compared with `expected` (whose bytes
+// stand for the target written so far while they all match, so TargetCopy reads them), the
+// first target offset that differs kept in `mismatch`; or neither (describe()).
+struct Output {
+    std::uint8_t* target = nullptr;
+    const std::uint8_t* expected = nullptr;
+    std::uint64_t mismatch = no_mismatch;
+    static constexpr std::uint64_t no_mismatch = ~std::uint64_t(0);
+
+    void put(std::uint64_t out, const std::uint8_t* bytes, std::uint64_t length) {
+        if (target) std::memcpy(target + out, bytes, length);
+        else if (expected && mismatch == no_mismatch && std::memcmp(expected + out, bytes, length) != 0)
+            for (std::uint64_t k = 0;; ++k)
+                if (expected[out + k] != bytes[k]) {
+                    mismatch = out + k;
+                    break;
+                }
+    }
+    // Byte by byte: the copy may overlap the bytes it writes (a run).
+    void copy_target(std::uint64_t out, std::uint64_t from, std::uint64_t length) {
+        if (target)
+            for (std::uint64_t k = 0; k < length; ++k) target[out + k] = target[from + k];
+        else if (expected && mismatch == no_mismatch)
+            for (std::uint64_t k = 0; k < length; ++k)
+                if (expected[out + k] != expected[from + k]) {
+                    mismatch = out + k;
+                    break;
+                }
+    }
+};
+
+// Runs the action stream into `output`. With neither a target nor an expected target nothing is
+// written (describe()); the checks are the same, against the declared sizes. `source` may then
+// be empty.
+void run_actions(ByteReader actions, const Info& head, ByteView source, Output& output, Info& stats) {
     const std::uint64_t target_size = head.target_size;
     const std::uint64_t source_size = head.source_size;
     std::uint64_t out = 0, source_cursor = 0, target_cursor = 0;
@@ -59,14 +92,14 @@ void run_actions(ByteReader actions, const Info& head, ByteView source, std::uin
                 if (out + length > source_size)
                     fail("SourceRead of " + std::to_string(length) + " bytes at " + std::to_string(out) +
                          " runs past the source's " + std::to_string(source_size) + " bytes");
-                if (target) std::memcpy(target + out, source.data() + out, length);
+                output.put(out, source.data() + out, length);
                 break;
             case Action::target_read: {
                 if (!actions.has(length))
                     fail("TargetRead of " + std::to_string(length) + " bytes, only " +
                          std::to_string(actions.remaining()) + " patch bytes remain before the footer");
                 ByteView bytes = actions.bytes(length);
-                if (target) std::memcpy(target + out, bytes.data(), length);
+                output.put(out, bytes.data(), length);
                 break;
             }
             case Action::source_copy: {
@@ -74,7 +107,7 @@ void run_actions(ByteReader actions, const Info& head, ByteView source, std::uin
                 if (!move_cursor(source_cursor, offset, source_size) || length > source_size - source_cursor)
                     fail("SourceCopy of " + std::to_string(length) + " bytes reaches outside the source (offset " +
                          std::string(offset & 1 ? "-" : "+") + std::to_string(offset >> 1) + ")");
-                if (target) std::memcpy(target + out, source.data() + source_cursor, length);
+                output.put(out, source.data() + source_cursor, length);
                 source_cursor += length;
                 break;
             }
@@ -83,9 +116,7 @@ void run_actions(ByteReader actions, const Info& head, ByteView source, std::uin
                 if (!move_cursor(target_cursor, offset, target_size) || target_cursor >= out)
                     fail("TargetCopy must read target bytes already written (cursor " + std::to_string(target_cursor) +
                          ", written " + std::to_string(out) + ")");
-                // Byte by byte: the copy may overlap the bytes it writes (a run).
-                if (target)
-                    for (std::uint64_t k = 0; k < length; ++k) target[out + k] = target[target_cursor + k];
+                output.copy_target(out, target_cursor, length);
                 target_cursor += length;
                 break;
             }
@@ -169,13 +200,15 @@ Info describe(const ByteReader& patch_in, const ApplyOptions& options) {
         patch.fail_at_path(4, ".header", "target size " + std::to_string(info.target_size) + " exceeds the limit of " +
                                              std::to_string(options.max_target) + " bytes (raise it with --max-size)",
                            ErrorKind::limit);
-    run_actions(patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset),
-                info, {}, nullptr, info);
+    Output none;
+    run_actions(patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset), info, {}, none, info);
     return info;
 }
 
-Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& options, Info* info_out) {
-    const ByteReader patch = patch_in.with_endian(Endian::little);
+namespace {
+
+// The header checks of apply(): the source's size and CRC, the target size limit.
+Info checked_info(const ByteReader& patch, ByteView source, const ApplyOptions& options) {
     Info info = read_info(patch);
     const std::uint32_t source_crc = crc32(source);
     if (source.size() != info.source_size || (!options.ignore_source_crc && source_crc != info.source_crc32)) {
@@ -190,15 +223,27 @@ Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& opt
         patch.fail_at_path(4, ".header", "target size " + std::to_string(info.target_size) + " exceeds the limit of " +
                                              std::to_string(options.max_target) + " bytes (raise it with --max-size)",
                            ErrorKind::limit);
+    return info;
+}
+
+ByteReader action_stream(const ByteReader& patch, const Info& info) {
+    return patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset);
+}
+
+}  // namespace
+
+Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& options, Info* info_out) {
+    const ByteReader patch = patch_in.with_endian(Endian::little);
+    Info info = checked_info(patch, source, options);
     // A dry run first: the actions must write exactly the declared size within the declared
     // bounds before anything is allocated (a 25-byte patch claiming 4 GiB fails here). It costs
     // one walk of the patch, small next to writing the target.
     Info dry = info;
-    run_actions(patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset), info, source,
-                nullptr, dry);
+    Output none;
+    run_actions(action_stream(patch, info), info, source, none, dry);
     Bytes target(static_cast<std::size_t>(info.target_size));
-    run_actions(patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset),
-                info, source, target.data(), info);
+    Output into{target.data()};
+    run_actions(action_stream(patch, info), info, source, into, info);
     const std::uint32_t target_crc = crc32(target);
     if (target_crc != info.target_crc32)
         patch.fail_at_path(patch.size() - footer_size + 4, ".footer.target_crc32",
@@ -207,6 +252,28 @@ Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& opt
                                (options.ignore_source_crc ? " (the source CRC check was skipped: wrong source?)" : ""));
     if (info_out) *info_out = info;
     return target;
+}
+
+std::optional<std::uint64_t> first_difference(const ByteReader& patch_in, ByteView source, ByteView expected,
+                                              const ApplyOptions& options) {
+    const ByteReader patch = patch_in.with_endian(Endian::little);
+    Info info = checked_info(patch, source, options);
+    Output compare{nullptr, expected.data()};
+    Info stats = info;
+    if (expected.size() == info.target_size) run_actions(action_stream(patch, info), info, source, compare, stats);
+    else {
+        Output none;  // still every check of the actions; the sizes already differ
+        run_actions(action_stream(patch, info), info, source, none, stats);
+        compare.mismatch = std::min<std::uint64_t>(expected.size(), info.target_size);
+    }
+    if (compare.mismatch != Output::no_mismatch) return compare.mismatch;
+    // Equal bytes: the patch's target CRC must be theirs, as apply() checks the result's.
+    const std::uint32_t target_crc = crc32(expected);
+    if (target_crc != info.target_crc32)
+        patch.fail_at_path(patch.size() - footer_size + 4, ".footer.target_crc32",
+                           "the result's CRC-32 is " + crc_text(target_crc) + ", the patch expects " +
+                               crc_text(info.target_crc32));
+    return std::nullopt;
 }
 
 Bytes apply(ByteView patch, ByteView source, const ApplyOptions& options, Info* info) {

@@ -5,6 +5,7 @@
 
 #include "bps_parse.hpp"
 #include "bps_suffix.hpp"
+#include "bps_window.hpp"
 
 #include "libmod/core/error.hpp"
 #include "libmod/core/hash.hpp"
@@ -13,7 +14,9 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace mod::bps {
@@ -82,8 +85,13 @@ public:
     Encoder(ByteView source, ByteView target, const CreateOptions& options)
         : source_(source), target_(target),
           key_(std::clamp<std::size_t>(options.min_match, 4, 8)),
-          suffixes_(source),
-          target_index_(target.size(), key_) {}
+          window_(detail::search_window(source, target)),
+          suffixes_(source.subspan(window_.begin, window_.end - window_.begin)),
+          // Windowed, only the changed bytes become literals or short matches: the index is sized
+          // for them (a few pages, where a table for the whole target would fault in tens of MiB).
+          target_index_(window_.whole ? target.size() : window_.target_changed, key_) {
+        if (!window_.whole) blocks_.emplace(source);
+    }
 
     void run(const detail::OpSink& out) {
         std::size_t pos = 0, literal_start = 0;
@@ -143,6 +151,16 @@ private:
         if (length > 0 && gain > best.gain) best = {kind, length, from, gain};
     }
 
+    // A SourceCopy of source[from, from + length), and when `from` lies before `pos` where the
+    // target holds the same bytes, a TargetCopy from there (its cursor may be nearer).
+    void consider_source(Choice& best, std::size_t pos, std::size_t from, std::size_t length) const {
+        consider(best, Action::source_copy, length, from, varint_size(signed_offset(source_cursor_, from)));
+        if (from < pos) {
+            const std::size_t len = match_length(target_.data() + from, target_.data() + pos, target_.size() - pos);
+            if (len >= key_) consider(best, Action::target_copy, len, from, varint_size(signed_offset(target_cursor_, from)));
+        }
+    }
+
     Choice best_at(std::size_t pos) const {
         Choice best;
         const std::size_t room = target_.size() - pos;
@@ -170,12 +188,20 @@ private:
             detail::SourceMatch found[max_neighbours];
             const std::size_t count = suffixes_.neighbours(here, room, key_, found, max_neighbours);
             for (std::size_t i = 0; i < count; ++i) {
-                const auto [from, length] = found[i];
-                consider(best, Action::source_copy, length, from, varint_size(signed_offset(source_cursor_, from)));
-                if (from < pos) {
-                    const std::size_t len = match_length(target_.data() + from, here, room);
-                    if (len >= key_)
-                        consider(best, Action::target_copy, len, from, varint_size(signed_offset(target_cursor_, from)));
+                const std::size_t from = found[i].from + window_.begin;
+                // A match the window's end cut short goes on in the source.
+                std::size_t length = found[i].length;
+                if (from + length == window_.end)
+                    length += match_length(source_.data() + from + length, here + length,
+                                           std::min(room, source_.size() - from) - length);
+                consider_source(best, pos, from, length);
+            }
+            // Outside the window: a copy from elsewhere in the source, through its sparse index.
+            if (blocks_ && room >= detail::SourceBlocks::block) {
+                const std::size_t from = blocks_->candidate(here);
+                if (from != detail::SourceBlocks::npos && (from < window_.begin || from >= window_.end)) {
+                    const std::size_t length = match_length(source_.data() + from, here, std::min(room, source_.size() - from));
+                    if (length >= detail::SourceBlocks::block) consider_source(best, pos, from, length);
                 }
             }
         }
@@ -210,7 +236,9 @@ private:
 
     ByteView source_, target_;
     std::size_t key_;
-    detail::SourceSuffixes suffixes_;
+    detail::SourceWindow window_;
+    detail::SourceSuffixes suffixes_;  // of the window
+    std::optional<detail::SourceBlocks> blocks_;  // when the window is not the whole source
     PositionIndex target_index_;
     std::size_t indexed_to_ = 0;
     std::size_t source_cursor_ = 0, target_cursor_ = 0;
@@ -219,6 +247,9 @@ private:
 }  // namespace
 
 void detail::parse_delta(ByteView source, ByteView target, std::size_t min_match, const OpSink& sink) {
+    // Checked here as well as by the suffix sort: a window of a larger source would pass it.
+    if (source.size() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+        throw Error(ErrorKind::limit, "BPS creation handles sources below 2 GiB (use a zstd patch for larger ones)");
     CreateOptions options;
     options.min_match = min_match;
     Encoder(source, target, options).run(sink);

@@ -45,7 +45,8 @@ struct FileState {
     std::optional<std::string> platform;
     bool edited = false;
     // Stadium ROMs: the model archive parsed from `current`, shared by the edits (issue 31); only
-    // through workspace_archive(), which checks it still describes `current`.
+    // through workspace_archive(), which checks it still describes `current`. Once the output is
+    // made (outputs.cpp finish), the archive of the output's bytes, or null.
     std::shared_ptr<const stadium::Archive> stadium_archive;
     // Digests of `original` by algorithm ("sha1", "md5", "crc32"), computed once or found in
     // the digest cache by the file's stamp (original_digest in apply_detail.hpp).
@@ -59,6 +60,8 @@ struct FileState {
 // at the archive's place (one memcmp, no allocation), and parsed again otherwise. Errors as
 // stadium::read_archive's.
 std::shared_ptr<const stadium::Archive> workspace_archive(FileState& f);
+// The cached parse when it still describes `current` (the same check), else nullptr; parses nothing.
+std::shared_ptr<const stadium::Archive> cached_workspace_archive(const FileState& f);
 
 using Workspace = std::map<std::string, FileState>;
 using Allocator = rapidjson::Document::AllocatorType;

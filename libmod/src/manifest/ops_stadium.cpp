@@ -441,7 +441,7 @@ void apply_fragment_bytes(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
-std::shared_ptr<const Archive> workspace_archive(FileState& f) {
+std::shared_ptr<const Archive> cached_workspace_archive(const FileState& f) {
     const ByteView rom = f.current;
     if (const auto& a = f.stadium_archive) {
         const std::size_t end = std::min<std::size_t>(rom.size(), model_archive_rom_end);
@@ -450,6 +450,12 @@ std::shared_ptr<const Archive> workspace_archive(FileState& f) {
             std::equal(a->region.begin(), a->region.end(), rom.begin() + model_archive_rom))
             return a;
     }
+    return nullptr;
+}
+
+std::shared_ptr<const Archive> workspace_archive(FileState& f) {
+    if (auto a = cached_workspace_archive(f)) return a;
+    const ByteView rom = f.current;
     f.stadium_archive = std::make_shared<const Archive>(read_archive(rom, f.display));
     return f.stadium_archive;
 }

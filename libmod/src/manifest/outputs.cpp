@@ -36,6 +36,9 @@ const auto& str = json_str;
 
 // The file's final bytes; its workspace copy moves into them (nothing reads it afterwards).
 Bytes finish(FileState& f) {
+    // The edits' archive stays for the report when it describes the output (the checksum fix
+    // below writes only the header; the byte order is the report's to undo, as for any ROM).
+    f.stadium_archive = f.kind == "rom" ? cached_workspace_archive(f) : nullptr;
     Bytes bytes = std::move(f.current);
     if (f.kind != "rom") return bytes;
     if (f.fix_checksums) n64::fix_checksums(bytes);
@@ -44,25 +47,26 @@ Bytes finish(FileState& f) {
     return n64::from_z64(bytes, order);
 }
 
-Bytes make_patch(const std::string& format, const FileState& f, const Bytes& target, const std::string& mod_name) {
-    Bytes patch;
-    Bytes check;
+Bytes create_patch(const std::string& format, const FileState& f, const Bytes& target, const std::string& mod_name) {
     if (format == "bps") {
         bps::CreateOptions o;
         o.metadata = "{\"modkit\":1,\"mod\":\"" + mod_name + "\"}";
-        patch = bps::create(f.original, target, o);
-        check = bps::apply(patch, f.original);
-    } else if (format == "vcdiff") {
-        patch = vcdiff::create(f.original, target);
-        check = vcdiff::apply(patch, f.original);
-    } else {
-        patch = zpatch::create(f.original, target);
-        check = zpatch::apply(patch, f.original);
+        return bps::create(f.original, target, o);
     }
-    if (check != target)
+    if (format == "vcdiff") return vcdiff::create(f.original, target);
+    return zpatch::create(f.original, target);
+}
+
+// The patch applied to the input must give the output (our encoders' self-check, before
+// anything is written). A BPS patch is compared action by action, without a third image.
+void verify_patch(const std::string& format, const FileState& f, const Bytes& target, const Bytes& patch) {
+    bool same = false;
+    if (format == "bps") same = !bps::first_difference(ByteReader(patch, Endian::little, {}, "bps"), f.original, target);
+    else if (format == "vcdiff") same = vcdiff::apply(patch, f.original) == target;
+    else same = zpatch::apply(patch, f.original) == target;
+    if (!same)
         throw Error(ErrorKind::format, "the " + format + " patch does not reproduce the output when applied to the input",
                     f.display);
-    return patch;
 }
 
 std::string json_escape_name(std::string s) {
@@ -98,6 +102,13 @@ void add_report_pages(std::vector<Product>& products, ApplyResult& result, const
         const auto it = memory.find(path);
         // Not owned (aliasing an empty owner): the bytes outlive report_page.
         return it == memory.end() ? nullptr : std::shared_ptr<const Bytes>(std::shared_ptr<const void>(), it->second);
+    };
+    std::map<std::string, std::shared_ptr<const stadium::Archive>> archives;  // of the outputs
+    for (const auto& [k, f] : b.files)
+        if (f.output && f.stadium_archive) archives[f.output->lexically_normal().string()] = f.stadium_archive;
+    options.stadium_archive = [&archives](const std::string& path) -> std::shared_ptr<const stadium::Archive> {
+        const auto it = archives.find(path);
+        return it == archives.end() ? nullptr : it->second;
     };
     const std::string page = report_page(result.report_json, options);
     std::vector<fs::path> pages;
@@ -257,8 +268,10 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
     }
     if (!problems.empty()) throw ManifestError(ErrorKind::usage, std::move(problems));
 
-    // Patches: each manifest asks for its own outputs' patches; verified before writing.
+    // Patches: each manifest asks for its own outputs' patches; verified before writing (after
+    // the report, once the archives it may share are released: issue 31, peak memory).
     std::set<std::string> patch_paths;
+    std::vector<std::pair<std::size_t, const FileState*>> to_verify;  // patch product, its file
     for (std::size_t mi = 0; mi < manifests.size(); ++mi)
         for (const auto& fmt : manifests[mi].patches)
             for (const auto& in : manifests[mi].inputs) {
@@ -266,8 +279,9 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
                 if (!f.output || !finished.count(f.key)) continue;
                 const fs::path p = f.output->string() + "." + fmt;
                 if (!patch_paths.insert(p.lexically_normal().string()).second) continue;
-                products.push_back({p, "patch", f.display, fmt, make_patch(fmt, f, products[finished[f.key]].bytes,
-                                                                        json_escape_name(manifests[mi].name))});
+                to_verify.emplace_back(products.size(), &f);
+                products.push_back({p, "patch", f.display, fmt, create_patch(fmt, f, products[finished[f.key]].bytes,
+                                                                          json_escape_name(manifests[mi].name))});
             }
 
     if (builds_report(manifests, options)) {
@@ -280,6 +294,9 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
         for (const auto& p : products) result.written.push_back({p.path, p.role, p.bytes.size(), ""});
         result.timings = b.timings;
     }
+    for (auto& [k, f] : b.files) f.stadium_archive.reset();
+    for (const auto& [index, f] : to_verify)
+        verify_patch(products[index].format, *f, products[finished.at(f->key)].bytes, products[index].bytes);
 
     // Everything read counts as an input: the base files and every file an edit names.
     std::vector<fs::path> read;

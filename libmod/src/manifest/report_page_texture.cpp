@@ -28,6 +28,8 @@ std::shared_ptr<const stadium::Model> stadium_model(Files& files, const std::str
         std::shared_ptr<const stadium::Archive> archive;
         if (auto it = files.decoded.find(archive_key); it != files.decoded.end())
             archive = std::static_pointer_cast<const stadium::Archive>(it->second);
+        else if ((archive = files.given_stadium_archive(path)))
+            files.decoded[archive_key] = archive;
         else {
             const auto order = n64::detect_order(ByteReader(*bytes, Endian::big, path, "rom"));
             archive = std::make_shared<const stadium::Archive>(

@@ -17,6 +17,7 @@
 #include "libmod/core/bytes.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mod::bps {
@@ -68,6 +69,16 @@ Info describe(const ByteReader& patch, const ApplyOptions& options = {});
 Bytes apply(const ByteReader& patch, ByteView source, const ApplyOptions& options = {}, Info* info = nullptr);
 Bytes apply(ByteView patch, ByteView source, const ApplyOptions& options = {}, Info* info = nullptr);
 
+// Whether the patch applied to `source` gives exactly `expected`, without making the target:
+// apply()'s checks and errors (the header, the source's size and CRC, every action's bounds, the
+// target CRC when the bytes match), each action's bytes compared with `expected` instead of
+// written (while all match, `expected` holds what the target would, so TargetCopy reads it).
+// Returns the first target offset whose byte differs (or the shorter size when the sizes
+// differ), nullopt when the result would be `expected` byte for byte. Memory: none beyond the
+// inputs (issue 31: an encoder's self-check without a third image).
+std::optional<std::uint64_t> first_difference(const ByteReader& patch, ByteView source, ByteView expected,
+                                              const ApplyOptions& options = {});
+
 struct CreateOptions {
     std::string metadata;  // stored verbatim in the header
     // Shortest copy the encoder considers (clamped to 4..8).
@@ -81,7 +92,9 @@ struct CreateOptions {
 // TargetCopy where the target already holds them), (d) matches in the target already written
 // (hash index), and otherwise emits literals (doc/formats/bps.md §4). Deterministic: same inputs
 // and options give the same bytes. Memory: the inputs plus 4 bytes per source byte and a
-// bounded target index. Limit error for a source of 2 GiB or more or a target of 4 GiB or more.
+// bounded target index; for a source of 8 MiB or more changed in one place, 4 bytes per byte of
+// a window around the change plus an eighth of a byte per source byte of sparse index (bps.md §4, "One
+// edited place"). Limit error for a source of 2 GiB or more or a target of 4 GiB or more.
 Bytes create(ByteView source, ByteView target, const CreateOptions& options = {});
 
 // Varint coding used by BPS (exposed for tests and tools): bijective base-128, low group
