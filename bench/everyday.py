@@ -39,17 +39,14 @@ def load():
 # A child's ru_maxrss starts at its parent's resident size when it execs (Linux keeps the
 # high-water mark across exec), so a child of this script reports at least the script's own
 # ~19 MiB. GNU time's %M is the peak of the program alone (its own child, forked from a 2 MiB
-# process): the figure is taken from it when /usr/bin/time is there (Debian package `time`).
+# process): when /usr/bin/time is there (Debian package `time`) the peak RSS is taken from a
+# second run through it. CPU and wall always come from the direct run: GNU time's own fork and
+# exec would add a millisecond or two to both sides of every ratio.
 GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
 
 
-def run_one(argv, cwd=None, stdout=os.devnull):
-    """(cpu s, wall s, peak RSS KiB) of one process; raises when it fails."""
-    rss_file = None
-    if GNU_TIME:
-        fd, rss_file = tempfile.mkstemp(prefix="everyday-rss-")
-        os.close(fd)
-        argv = [GNU_TIME, "-f", "%M", "-o", rss_file] + list(argv)
+def spawn(argv, cwd, stdout):
+    """(exit code, cpu s, wall s, ru_maxrss KiB) of one process."""
     t = time.perf_counter()
     actions = [(os.POSIX_SPAWN_OPEN, 1, stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
@@ -62,15 +59,25 @@ def run_one(argv, cwd=None, stdout=os.devnull):
         os.chdir(old)
     _, status, ru = os.wait4(pid, 0)
     wall = time.perf_counter() - t
-    rss = ru.ru_maxrss
-    if rss_file:
+    return os.waitstatus_to_exitcode(status), ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss
+
+
+def run_one(argv, cwd=None, stdout=os.devnull):
+    """(cpu s, wall s, peak RSS KiB) of one process; raises when it fails."""
+    code, cpu, wall, rss = spawn(argv, cwd, stdout)
+    if code != 0:
+        raise SystemExit("failed: " + " ".join(map(str, argv)))
+    if GNU_TIME:
+        fd, rss_file = tempfile.mkstemp(prefix="everyday-rss-")
+        os.close(fd)
+        code, _, _, _ = spawn([GNU_TIME, "-f", "%M", "-o", rss_file] + list(argv), cwd, stdout)
         with open(rss_file) as f:
             text = f.read().split()
         os.unlink(rss_file)
-        rss = int(text[-1]) if text and text[-1].isdigit() else rss
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit("failed: " + " ".join(map(str, argv)))
-    return ru.ru_utime + ru.ru_stime, wall, rss
+        if code != 0 or not text or not text[-1].isdigit():
+            raise SystemExit("failed under " + GNU_TIME + ": " + " ".join(map(str, argv)))
+        rss = int(text[-1])
+    return cpu, wall, rss
 
 
 def compare(title, a, b, rounds, cwd):
