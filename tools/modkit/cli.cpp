@@ -14,6 +14,13 @@
 namespace modkit {
 
 namespace {
+bool running_lean = false;
+}  // namespace
+
+bool lean_front() noexcept { return running_lean; }
+void set_lean_front() noexcept { running_lean = true; }
+
+namespace {
 std::map<std::string, Group>& registry() {
     static std::map<std::string, Group> groups;
     return groups;

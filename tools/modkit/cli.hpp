@@ -59,6 +59,15 @@ struct Group {
 };
 
 void register_group(Group group);
+
+// The lean front (main.cpp, MODKIT_LEAN_FRONT) runs some commands itself. One that finds, before
+// any side effect, that it needs what only modkit-scene carries (an operation importing models, a
+// report page, a mod pack) throws HandOver, and main runs modkit-scene with the same command line.
+struct HandOver {
+    std::string why;
+};
+bool lean_front() noexcept;
+void set_lean_front() noexcept;
 const std::map<std::string, Group>& groups();
 
 struct Registrar {

@@ -2,14 +2,14 @@
 // point (doc/manifest.md). Thin layer over libmod/manifest/{manifest,apply,catalogue}.hpp.
 #include "cli.hpp"
 #include "json.hpp"
+#include "manifest_cli.hpp"
 
 #include "libmod/core/file.hpp"
 #include "libmod/core/folder.hpp"
 #include "libmod/core/lock.hpp"
 #include "libmod/manifest/apply.hpp"
-#include "libmod/manifest/catalogue.hpp"
 #include "libmod/manifest/manifest.hpp"
-#include "libmod/manifest/pack.hpp"
+#include "libmod/manifest/pack.hpp"  // looks_like_pack (the core's)
 #include "libmod/manifest/watch.hpp"
 
 #include <algorithm>
@@ -24,10 +24,11 @@
 #include <optional>
 
 namespace modkit {
-namespace {
 
 namespace fs = std::filesystem;
 namespace mf = mod::manifest;
+
+PackUnpacker pack_unpacker = nullptr;
 
 std::vector<fs::path> manifest_paths(const po::variables_map& vm) {
     std::vector<fs::path> out;
@@ -50,6 +51,8 @@ int report_problems(const mf::ManifestError& e, const Global& g) {
               << "; nothing was written\n";
     return mod::exit_code(e.kind());
 }
+
+namespace {
 
 void print_plan(const mf::Plan& plan) {
     for (const auto& f : plan.files) {
@@ -111,6 +114,8 @@ std::vector<fs::path> folders_to_lock(const std::vector<mf::Manifest>& manifests
     return out;
 }
 
+}  // namespace
+
 mf::ApplyOptions apply_options(const po::variables_map& vm, const Global& g) {
     mf::ApplyOptions o;
     o.dry_run = vm.count("dry-run") > 0;
@@ -141,9 +146,22 @@ mf::ApplyOptions apply_options(const po::variables_map& vm, const Global& g) {
     return o;
 }
 
-// One apply: loads the manifests, takes the folder locks, applies; warnings on stderr.
+namespace {
+
+// One apply: loads the manifests, takes the folder locks, applies; warnings on stderr. In the
+// lean front, manifests that need what only modkit-scene carries are handed over first.
 mf::ApplyResult apply_once(const std::vector<fs::path>& paths, const mf::ApplyOptions& o, bool wait) {
-    const auto manifests = mf::load_manifests(paths);
+    std::vector<mf::Manifest> manifests;
+    try {
+        manifests = mf::load_manifests(paths);
+    } catch (const mf::ManifestError&) {
+        // Validation knows only the operations this program carries: modkit-scene, which
+        // knows them all, says what is wrong (or applies it).
+        if (lean_front()) throw HandOver{"problems in the manifests"};
+        throw;
+    }
+    if (lean_front())
+        if (std::string missing = mf::missing_capability(manifests, o); !missing.empty()) throw HandOver{std::move(missing)};
     std::optional<mod::FolderLocks> locks;
     if (!o.dry_run)
         locks.emplace(folders_to_lock(manifests, o), wait, [](const fs::path& dir) {
@@ -258,22 +276,6 @@ int watch_loop(const po::variables_map& vm, const Global& g, const mf::ApplyOpti
     }
 }
 
-// apply PACK.zip: the pack unpacked into a scratch folder, its outputs written under --out (by
-// default a folder beside the zip named after it).
-std::vector<fs::path> unpack_for_apply(const fs::path& zip, mf::ApplyOptions& o, std::optional<mod::ScratchFolder>& scratch,
-                                       const Global& g) {
-    scratch.emplace("modkit-pack.");
-    const auto u = mf::unpack_mod(zip, scratch->path());
-    if (!o.out_dir) {
-        fs::path parent = zip.parent_path();
-        o.out_dir = (parent.empty() ? fs::path(".") : parent) / zip.stem();
-    }
-    if (!g.quiet && !g.json)
-        std::printf("pack   %s: %zu file(s), %llu bytes; outputs under %s\n", zip.c_str(), u.files,
-                    static_cast<unsigned long long>(u.bytes), o.out_dir->c_str());
-    return {u.manifest};
-}
-
 int run_apply(const po::variables_map& vm, const Global& g) {
     mf::ApplyOptions o = apply_options(vm, g);
     std::vector<fs::path> paths = manifest_paths(vm);
@@ -281,9 +283,14 @@ int run_apply(const po::variables_map& vm, const Global& g) {
     const bool pack = std::any_of(paths.begin(), paths.end(), [](const fs::path& p) { return mf::looks_like_pack(p); });
     if (pack && paths.size() != 1) usage_error("apply takes one mod pack (.zip) at a time, without other manifests");
     if (pack && vm.count("watch")) usage_error("--watch watches a mod folder, not a pack: unpack it first");
+    // The lean front runs one build of manifests; --watch and packs are modkit-scene's.
+    if (lean_front() && (pack || vm.count("watch"))) throw HandOver{pack ? "a mod pack" : "--watch"};
     if (vm.count("watch")) return watch_loop(vm, g, o);
     try {
-        if (pack) paths = unpack_for_apply(paths.front(), o, scratch, g);
+        if (pack) {
+            if (!pack_unpacker) throw HandOver{"a mod pack"};
+            paths = pack_unpacker(paths.front(), o, scratch, g);
+        }
         const mf::ApplyResult r = apply_once(paths, o, vm.count("no-wait") == 0);
         if (vm.count("timings"))
             for (const auto& [step, ms] : r.timings) std::fprintf(stderr, "modkit: timing: %s %.1f ms\n", step.c_str(), ms);
@@ -314,76 +321,14 @@ int run_apply(const po::variables_map& vm, const Global& g) {
     }
 }
 
-int run_check(const po::variables_map& vm, const Global& g) {
-    const mf::ApplyOptions o = apply_options(vm, g);  // --input NAME=PATH, parsed as apply does
-    try {
-        const auto manifests = mf::load_manifests(manifest_paths(vm));
-        mf::check_input_names(manifests, o.input_paths);
-        if (g.json) {
-            Json j;
-            j.begin_object().field("ok", true).field("manifests", std::uint64_t(manifests.size())).end_object();
-        } else {
-            for (const auto& m : manifests)
-                std::printf("%s: valid (%s, %zu input(s), %zu edit(s))\n", m.file.c_str(), mf::to_string(m.game),
-                            m.inputs.size(), m.edits.size());
-        }
-        return 0;
-    } catch (const mf::ManifestError& e) {
-        return report_problems(e, g);
-    }
-}
-
-int run_new(const po::variables_map& vm, const Global&) {
-    const std::string game = required(vm, "game");
-    auto args = required_list(vm, "args");
-    if (args.size() < 2) usage_error("expected GAME INPUT... OUT.json");
-    const fs::path out = args.back();
-    args.pop_back();
-    std::vector<fs::path> inputs(args.begin(), args.end());
-    const std::string text = mf::starter_manifest(game, inputs, out);
-    mod::write_file_atomic(out, text, inputs);
-    std::printf("wrote %s: a starter manifest with a catalogue of what can be edited (\"_catalogue\")\n", out.c_str());
-    return 0;
-}
-
-int run_pack(const po::variables_map& vm, const Global& g) {
-    const fs::path manifest = required(vm, "manifest"), out = required(vm, "out");
-    try {
-        const mf::Manifest m = mf::load_manifest(manifest);
-        const mf::PackResult r = mf::pack_mod(m, out);
-        for (const auto& w : r.warnings) warn(w);
-        if (g.json) {
-            Json j;
-            j.begin_object().field("ok", true).field("zip", out.string()).field("zip_bytes", r.zip_bytes).key("files").begin_array();
-            for (const auto& f : r.files) j.begin_object().field("name", f.name).field("size", f.size).end_object();
-            j.end_array().key("left_out").begin_array();
-            for (const auto& l : r.left_out) j.begin_object().field("name", l.name).field("why", l.why).end_object();
-            j.end_array().end_object();
-            return 0;
-        }
-        if (g.quiet) return 0;
-        for (const auto& f : r.files) std::printf("packed    %s (%llu bytes)\n", f.name.c_str(), static_cast<unsigned long long>(f.size));
-        for (const auto& l : r.left_out) std::printf("left out  %s: %s\n", l.name.c_str(), l.why.c_str());
-        std::printf("wrote %s (%zu file(s), %llu bytes); players apply it with: modkit apply %s --bases DIR\n", out.c_str(),
-                    r.files.size(), static_cast<unsigned long long>(r.zip_bytes), out.filename().c_str());
-        return 0;
-    } catch (const mf::ManifestError& e) {
-        return report_problems(e, g);
-    }
-}
-
-int run_schema(const po::variables_map& vm, const Global&) {
-    const std::string which = vm.count("which") ? vm["which"].as<std::string>() : "manifest";
-    if (which == "manifest") std::cout << mf::manifest_schema();
-    else if (which == "report") std::cout << mf::report_schema();
-    else usage_error("schemas: manifest, report");
-    return 0;
-}
+}  // namespace
 
 void declare_manifests(po::options_description& o, po::positional_options_description& p) {
     o.add_options()("manifests", po::value<std::vector<std::string>>()->multitoken(), "manifest files");
     p.add("manifests", -1);
 }
+
+namespace {
 
 const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edit in memory, write outputs, patches and a report", {
     {"apply", "MANIFEST...|PACK.zip [--dry-run] [--out DIR] [--input NAME=PATH] [--bases DIR] [--watch] [--timings] [--no-wait] [--json] [-q]",
@@ -404,38 +349,6 @@ const Registrar apply_group({"apply", "apply edit manifests: validate, plan, edi
      },
      run_apply},
 }, true});
-
-const Registrar manifest_group({"manifest", "edit manifests: check, start a new one, pack a mod to share, print the schema", {
-    {"check", "MANIFEST... [--input NAME=PATH] [--json]",
-     "validate manifests (every problem with file:line:column); reads no game file",
-     [](auto& o, auto& p) {
-         declare_manifests(o, p);
-         o.add_options()("input", po::value<std::vector<std::string>>()->composing(),
-                         "NAME=PATH: check that NAME is an input of the manifests (as apply --input would)");
-     },
-     run_check},
-    {"new", "GAME INPUT... OUT.json", "write a starter manifest listing what can be edited in the inputs",
-     [](auto& o, auto& p) {
-         o.add_options()("game", po::value<std::string>(), "pokemon-stadium, thps-shred or totemtech")(
-             "args", po::value<std::vector<std::string>>()->multitoken(), "INPUT... OUT.json");
-         p.add("game", 1).add("args", -1);
-     },
-     run_new},
-    {"pack", "MANIFEST OUT.zip [--json] [-q]",
-     "write a zip of the mod's folder to share: no base game file, no outputs (apply OUT.zip runs it)",
-     [](auto& o, auto& p) {
-         o.add_options()("manifest", po::value<std::string>(), "the mod's manifest (mod.json)")(
-             "out", po::value<std::string>(), "the zip to write");
-         p.add("manifest", 1).add("out", 1);
-     },
-     run_pack},
-    {"schema", "[manifest|report]", "print the JSON schema",
-     [](auto& o, auto& p) {
-         o.add_options()("which", po::value<std::string>(), "manifest or report");
-         p.add("which", 1);
-     },
-     run_schema},
-}});
 
 }  // namespace
 }  // namespace modkit

@@ -16,7 +16,10 @@
 #include <malloc.h>
 
 #if defined(MODKIT_LEAN_FRONT)
+#include <sys/mman.h>
 #include <unistd.h>
+
+#include <cstdint>
 #endif
 
 namespace {
@@ -54,6 +57,22 @@ void ask_for_huge_pages() {
     if (!tunables.empty()) tunables += ':';
     tunables += "glibc.malloc.hugetlb=1";
     ::setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
+}
+
+// The lean front cannot give itself that tunable (glibc reads it at start), so for `apply`, which
+// holds ROM images, it does what the tunable does: the heap is grown once to 256 MiB of address
+// space, marked MADV_HUGEPAGE and handed back to malloc, not to the system (the trim threshold
+// is raised above it), so the images are carved from huge pages. Address space only: pages cost
+// memory when touched. Without THP (or on failure) nothing changes but the speed.
+void heap_on_huge_pages() {
+    constexpr std::size_t size = std::size_t(256) << 20, huge = std::size_t(2) << 20;
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    void* block = std::malloc(size);
+    if (!block) return;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(block) + huge - 1) & ~(huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(block) + size) & ~(huge - 1);
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    std::free(block);
 }
 
 [[noreturn]] void run_scene_helper(char** argv) {
@@ -96,6 +115,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
 #if defined(MODKIT_LEAN_FRONT)
     if (!runs_here(args)) run_scene_helper(argv);
+    modkit::set_lean_front();
+    if (!args.empty() && args[0] == "apply") heap_on_huge_pages();
 #endif
     // Temporary files of an earlier run that was killed are removed from an output folder
     // before the first write there (mod::write_file_atomic); the user hears which.
@@ -124,6 +145,13 @@ int main(int argc, char** argv) {
         if (it == modkit::groups().end())
             modkit::usage_error("unknown command '" + args[0] + "' (see 'modkit --help')");
         return modkit::run_group(it->second, std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const modkit::HandOver&) {
+        // A command found, before any side effect, that it needs modkit-scene (cli.hpp).
+#if defined(MODKIT_LEAN_FRONT)
+        run_scene_helper(argv);
+#endif
+        std::fprintf(stderr, "modkit: internal error: a command asked to be handed over outside the lean front\n");
+        return 70;
     } catch (const mod::Error& e) {
         std::fprintf(stderr, "modkit: %s\n", e.what());
         return mod::exit_code(e.kind());

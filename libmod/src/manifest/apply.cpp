@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <cstdint>
 #include <tuple>
 
@@ -392,9 +393,20 @@ void open_workspaces(Build& b, const std::vector<Manifest>& manifests, const App
 
 }  // namespace
 
+std::string missing_capability(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
+    for (const auto& m : manifests) {
+        for (const auto& e : m.edits)
+            if (!detail::find_operation(e.op, m.game)) return "operation " + e.op + " (" + to_string(m.game) + ")";
+        if (m.report && !options.dry_run && !detail::report_page_builder()) return "a report page";
+    }
+    return {};
+}
+
 ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
+    if (const std::string missing = missing_capability(manifests, options); !missing.empty())
+        throw std::logic_error("this program does not carry " + missing + " (modkit-scene does)");
     Build b = load_build(manifests, options);
     for (auto& [key, f] : b.files) {
         PlannedFile pf;

@@ -1,4 +1,5 @@
 #include "libmod/manifest/manifest.hpp"
+#include "libmod/manifest/pack.hpp"
 
 #include "json_source.hpp"
 #include "operation.hpp"
@@ -8,6 +9,8 @@
 
 #include "libmod/core/rapidjson.hpp"
 
+#include <cstring>
+#include <fstream>
 #include <algorithm>
 #include <cstdlib>
 #include <cctype>
@@ -394,6 +397,14 @@ std::vector<std::string> check_report(const std::string& report_json) {
     d.Parse(report_json.data(), report_json.size());
     if (d.HasParseError()) return {"the report is not valid JSON"};
     return detail::validate_report_schema(d);
+}
+
+// libmod/manifest/pack.hpp; here, in the core, for the lean front's apply to tell a pack.
+bool looks_like_pack(const std::filesystem::path& file) {
+    std::ifstream f(file, std::ios::binary);
+    char magic[4] = {};
+    if (!f.read(magic, 4)) return false;
+    return std::memcmp(magic, "PK\x03\x04", 4) == 0 || std::memcmp(magic, "PK\x05\x06", 4) == 0;
 }
 
 }  // namespace mod::manifest

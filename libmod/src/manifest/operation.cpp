@@ -175,16 +175,41 @@ ReportOut& ReportOut::set(const char* key, double v) {
 }
 ReportOut& ReportOut::set(const char* key, bool v) { return set(key, rapidjson::Value(v)); }
 
+namespace {
+
+std::vector<std::pair<int, OpFamily>>& families() {
+    static std::vector<std::pair<int, OpFamily>> all;
+    return all;
+}
+
+ReportPageBuilder& page_builder() {
+    static ReportPageBuilder builder = nullptr;
+    return builder;
+}
+
+}  // namespace
+
+bool register_family(int rank, OpFamily family) {
+    families().emplace_back(rank, family);
+    return true;
+}
+
+bool register_report_page_builder(ReportPageBuilder builder) {
+    page_builder() = builder;
+    return true;
+}
+
+ReportPageBuilder report_page_builder() { return page_builder(); }
+
 const OpTable& operations() {
     static const OpTable ops = [] {
         OpTable m;
         register_common_ops(m);
         register_stadium_ops(m);
         register_stadium_anim_ops(m);
-        register_stadium_mesh_ops(m);
-        register_shred_ops(m);
-        register_totem_ops(m);
-        register_totem_texture_ops(m);
+        auto more = families();
+        std::sort(more.begin(), more.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [rank, family] : more) family(m);
         return m;
     }();
     return ops;

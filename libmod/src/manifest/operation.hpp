@@ -25,6 +25,10 @@ namespace mod::stadium {
 struct Archive;
 }
 
+namespace mod::manifest {
+struct ReportPageOptions;
+}
+
 namespace mod::manifest::detail {
 
 // One base file in memory: its original bytes and what the edits so far made of it.
@@ -150,10 +154,18 @@ std::vector<std::string> games_of_operation(const std::string& name);
 void register_common_ops(OpTable& ops);
 void register_stadium_ops(OpTable& ops);
 void register_stadium_anim_ops(OpTable& ops);  // ops_stadium_anim.cpp: animation.replace
-void register_stadium_mesh_ops(OpTable& ops);  // ops_stadium_mesh.cpp: mesh.replace (marker "model")
-void register_shred_ops(OpTable& ops);
-void register_totem_ops(OpTable& ops);
-void register_totem_texture_ops(OpTable& ops);
+// The families outside the core of the layer (mod_manifest_full: mesh.replace, SHRED, TotemTech),
+// which import models through Assimp. Each file registers its family at static initialisation
+// with its rank (register_family); the table adds them in rank order after the core's, so it is
+// the same whatever order the initialisers ran in. A program without them (the lean `modkit`,
+// doc/architecture.md "Two executables") has only the core's operations.
+using OpFamily = void (*)(OpTable& ops);
+bool register_family(int rank, OpFamily family);  // returns true, for an initialiser
+
+// The report page builder (report_page.cpp registers it; the lean `modkit` has none).
+using ReportPageBuilder = std::string (*)(const std::string& report_json, const ReportPageOptions& options);
+bool register_report_page_builder(ReportPageBuilder builder);
+ReportPageBuilder report_page_builder();  // nullptr without one
 
 // Touch helpers.
 inline constexpr std::uint64_t to_end = UINT64_MAX;

@@ -307,6 +307,12 @@ void apply_pak_replace_entry(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
+void register_shred_ops(OpTable& ops);
+
+namespace {
+const bool registered_shred_family = register_family(20, register_shred_ops);  // rank: after the core, in this order
+}  // namespace
+
 void register_shred_ops(OpTable& ops) {
     const Game g = Game::thps_shred;
     add_op(ops, OpInfo{"mesh.replace", g, plan_mesh_replace, apply_mesh_replace});

@@ -117,6 +117,12 @@ void apply_stadium_mesh_replace(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
+void register_stadium_mesh_ops(OpTable& ops);
+
+namespace {
+const bool registered_mesh_family = register_family(10, register_stadium_mesh_ops);  // rank: after the core, in this order
+}  // namespace
+
 void register_stadium_mesh_ops(OpTable& ops) {
     add_op(ops, OpInfo{"mesh.replace", Game::pokemon_stadium, plan_stadium_mesh_replace, apply_stadium_mesh_replace, "model"});
 }

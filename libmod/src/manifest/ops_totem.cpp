@@ -608,6 +608,12 @@ void apply_record_remove(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
+void register_totem_ops(OpTable& ops);
+
+namespace {
+const bool registered_totem_family = register_family(30, register_totem_ops);  // rank: after the core, in this order
+}  // namespace
+
 void register_totem_ops(OpTable& ops) {
     const Game g = Game::totemtech;
     add_op(ops, OpInfo{"skin.reweight", g, plan_skin_reweight, apply_skin_reweight});

@@ -236,6 +236,12 @@ void apply_material_colour(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
+void register_totem_texture_ops(OpTable& ops);
+
+namespace {
+const bool registered_totem_texture_family = register_family(40, register_totem_texture_ops);  // rank: after the core, in this order
+}  // namespace
+
 void register_totem_texture_ops(OpTable& ops) {
     const Game g = Game::totemtech;
     add_op(ops, OpInfo{"palette.set", g, plan_palette_set, apply_palette_set, "bitmap"});

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <stdexcept>
 
 namespace mod::manifest::detail {
 
@@ -110,7 +111,10 @@ void add_report_pages(std::vector<Product>& products, ApplyResult& result, const
         const auto it = archives.find(path);
         return it == archives.end() ? nullptr : it->second;
     };
-    const std::string page = report_page(result.report_json, options);
+    const ReportPageBuilder build_page = report_page_builder();
+    // apply checks first (missing_capability) that a program without the page builder makes none.
+    if (!build_page) throw std::logic_error("this program has no report page builder (modkit-scene has)");
+    const std::string page = build_page(result.report_json, options);
     std::vector<fs::path> pages;
     for (const auto& p : products)
         if (p.role == "report") pages.push_back(p.path.parent_path() / "report.html");

@@ -229,13 +229,6 @@ PackResult pack_mod(const Manifest& m, const fs::path& out_zip) {
     return w.result;
 }
 
-bool looks_like_pack(const fs::path& file) {
-    std::ifstream f(file, std::ios::binary);
-    char magic[4] = {};
-    if (!f.read(magic, 4)) return false;
-    return std::memcmp(magic, "PK\x03\x04", 4) == 0 || std::memcmp(magic, "PK\x05\x06", 4) == 0;
-}
-
 Unpacked unpack_mod(const fs::path& zip, const fs::path& dir) {
     const Bytes bytes = read_file(zip, pack_max_bytes);
     const detail::ZipContents contents = detail::read_zip(bytes, zip.string());

@@ -2,6 +2,7 @@
 // the pictures come from report_page_palette.cpp, report_page_texture.cpp, report_page_model.cpp.
 #include "libmod/manifest/report_page.hpp"
 
+#include "operation.hpp"
 #include "report_page_detail.hpp"
 #include "report_page_viewer.hpp"
 
@@ -194,6 +195,12 @@ void edit_section(Section& s, const Json& edit, std::size_t index) {
 }
 
 }  // namespace
+
+namespace detail {
+namespace {
+const bool registered_page_builder = register_report_page_builder(report_page);
+}  // namespace
+}  // namespace detail
 
 std::string report_page(const std::string& report_json, const ReportPageOptions& options) {
     rapidjson::Document doc;

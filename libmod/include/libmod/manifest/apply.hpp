@@ -105,6 +105,13 @@ struct ApplyResult {
 // with every problem found), then (unless dry_run) executes and writes.
 ApplyResult apply_manifests(const std::vector<Manifest>& manifests, const ApplyOptions& options = {});
 
+// What the manifests need that this program does not carry, in words ("" when it carries it
+// all). Every program linking libmod whole carries everything; the lean `modkit` carries the
+// core operations (common, and Pokémon Stadium's palette, texture, entry, fragment and animation
+// edits) and no report page, and hands anything else to modkit-scene before any side effect
+// (doc/architecture.md, "Two executables").
+std::string missing_capability(const std::vector<Manifest>& manifests, const ApplyOptions& options);
+
 // Usage error when a name of `input_paths` (--input NAME=PATH) is no input of any manifest,
 // naming the declared ones. apply_manifests checks it first; `manifest check --input` too.
 void check_input_names(const std::vector<Manifest>& manifests, const std::map<std::string, std::filesystem::path>& input_paths);
