@@ -60,6 +60,24 @@ Bytes action(mod::bps::Action kind, std::uint64_t length) {
     return varint_bytes(((length - 1) << 2) | static_cast<std::uint64_t>(kind));
 }
 
+// A patch using every action kind, built by hand:
+// target: "abcd" (SourceRead 4) "XY" (TargetRead 2) "gh" (SourceCopy +6) "bc" (SourceCopy -8)
+//         "cccc" (TargetCopy from 9, overlapping the bytes it writes: a run)
+struct HandBuilt {
+    Bytes source, target, patch;
+};
+HandBuilt every_action_patch() {
+    HandBuilt h;
+    h.source = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
+    h.target = {'a', 'b', 'c', 'd', 'X', 'Y', 'g', 'h', 'b', 'c', 'c', 'c', 'c', 'c'};
+    using A = mod::bps::Action;
+    const Bytes actions = cat({action(A::source_read, 4), action(A::target_read, 2), Bytes{'X', 'Y'},
+                               action(A::source_copy, 2), varint_bytes(6 << 1), action(A::source_copy, 2),
+                               varint_bytes((7 << 1) | 1), action(A::target_copy, 4), varint_bytes(9 << 1)});
+    h.patch = build_patch(h.source, h.target, actions);
+    return h;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(bps)
@@ -89,15 +107,7 @@ BOOST_AUTO_TEST_CASE(varints_match_the_spec) {
 }
 
 BOOST_AUTO_TEST_CASE(hand_built_patch_uses_every_action) {
-    const Bytes source = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
-    // target: "abcd" (SourceRead 4) "XY" (TargetRead 2) "gh" (SourceCopy +6) "bc" (SourceCopy -8)
-    //         "cccc" (TargetCopy from 9, overlapping the bytes it writes: a run)
-    const Bytes target = {'a', 'b', 'c', 'd', 'X', 'Y', 'g', 'h', 'b', 'c', 'c', 'c', 'c', 'c'};
-    using A = mod::bps::Action;
-    const Bytes actions = cat({action(A::source_read, 4), action(A::target_read, 2), Bytes{'X', 'Y'},
-                               action(A::source_copy, 2), varint_bytes(6 << 1), action(A::source_copy, 2),
-                               varint_bytes((7 << 1) | 1), action(A::target_copy, 4), varint_bytes(9 << 1)});
-    const Bytes patch = build_patch(source, target, actions);
+    const auto [source, target, patch] = every_action_patch();
     mod::bps::Info info;
     BOOST_TEST(mod::bps::apply(patch, source, {}, &info) == target);
     BOOST_TEST(info.action_count[0] == 1u);
@@ -112,13 +122,8 @@ BOOST_AUTO_TEST_CASE(hand_built_patch_uses_every_action) {
 // is reported at exactly its offset, also where a TargetCopy reads the changed byte (the
 // expected bytes stand for the target written so far) and inside the overlapping run.
 BOOST_AUTO_TEST_CASE(first_difference_finds_each_changed_byte) {
-    const Bytes source = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
-    const Bytes target = {'a', 'b', 'c', 'd', 'X', 'Y', 'g', 'h', 'b', 'c', 'c', 'c', 'c', 'c'};
+    const auto [source, target, patch] = every_action_patch();
     using A = mod::bps::Action;
-    const Bytes actions = cat({action(A::source_read, 4), action(A::target_read, 2), Bytes{'X', 'Y'},
-                               action(A::source_copy, 2), varint_bytes(6 << 1), action(A::source_copy, 2),
-                               varint_bytes((7 << 1) | 1), action(A::target_copy, 4), varint_bytes(9 << 1)});
-    const Bytes patch = build_patch(source, target, actions);
     const mod::ByteReader reader(patch, mod::Endian::little, "p.bps", "bps");
     BOOST_TEST(!mod::bps::first_difference(reader, source, target).has_value());
     for (std::size_t i = 0; i < target.size(); ++i) {

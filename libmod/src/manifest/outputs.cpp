@@ -36,10 +36,10 @@ struct Product {
 const auto& str = json_str;
 
 // The file's final bytes; its workspace copy moves into them (nothing reads it afterwards).
-Bytes finish(FileState& f) {
-    // The edits' archive stays for the report when it describes the output (the checksum fix
-    // below writes only the header; the byte order is the report's to undo, as for any ROM).
-    f.stadium_archive = f.kind == "rom" ? cached_workspace_archive(f) : nullptr;
+Bytes finish(FileState& f, bool for_report_page) {
+    // The edits' archive stays for the report page when it describes the output (the checksum
+    // fix below writes only the header; the byte order is the page's to undo, as for any ROM).
+    f.stadium_archive = for_report_page && f.kind == "rom" ? cached_workspace_archive(f) : nullptr;
     Bytes bytes = std::move(f.current);
     if (f.kind != "rom") return bytes;
     if (f.fix_checksums) n64::fix_checksums(bytes);
@@ -258,6 +258,8 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             const std::string& key = b.input_keys.at({mi, in.name});
             if (seen.insert(key).second) order.push_back({mi, in.name});
         }
+    const bool report_pages = !options.dry_run && std::any_of(manifests.begin(), manifests.end(),
+                                                              [](const Manifest& m) { return m.report.has_value(); });
     std::map<std::string, std::size_t> finished;  // file key -> its product
     for (const auto& [mi, name] : order) {
         FileState& f = b.files.at(b.input_keys.at({mi, name}));
@@ -268,7 +270,7 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
         }
         if (!f.output) continue;
         finished[f.key] = products.size();
-        products.push_back({*f.output, "output", f.display, "", finish(f)});
+        products.push_back({*f.output, "output", f.display, "", finish(f, report_pages)});
     }
     if (!problems.empty()) throw ManifestError(ErrorKind::usage, std::move(problems));
 
