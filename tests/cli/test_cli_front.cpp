@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(stadium_apply_runs_in_the_front_and_hands_over_the_rest) {
     manifest("problem.json", R"({"op": "palette.set", "model": 1, "palette": 0, "colours": {"1": "not a colour"}})",
              R"({"rom": "problem/out.z64"})");
     mod::write_file_atomic(dir / "none.gltf", std::string_view("{}"));  // never read: the front hands it over
-    mod::write_file_atomic(dir / "pack.zip", std::string_view("PK\x03\x04 not really a zip", 26));
+    mod::write_file_atomic(dir / "pack.zip", std::string("PK\x03\x04") + " not really a zip");
     for (const auto& [args, folder] : std::vector<std::pair<std::string, std::string>>{
              {"apply '" + (dir / "report.json").string() + "'", "report"},
              {"apply '" + (dir / "mesh.json").string() + "'", "mesh"},
