@@ -283,8 +283,9 @@ int run_apply(const po::variables_map& vm, const Global& g) {
     const bool pack = std::any_of(paths.begin(), paths.end(), [](const fs::path& p) { return mf::looks_like_pack(p); });
     if (pack && paths.size() != 1) usage_error("apply takes one mod pack (.zip) at a time, without other manifests");
     if (pack && vm.count("watch")) usage_error("--watch watches a mod folder, not a pack: unpack it first");
-    // The lean front runs one build of manifests; --watch and packs are modkit-scene's.
-    if (lean_front() && (pack || vm.count("watch"))) throw HandOver{pack ? "a mod pack" : "--watch"};
+    // The lean front runs one build of manifests; --watch is modkit-scene's (and packs: the
+    // front has no unpacker).
+    if (lean_front() && vm.count("watch")) throw HandOver{"--watch"};
     if (vm.count("watch")) return watch_loop(vm, g, o);
     try {
         if (pack) {

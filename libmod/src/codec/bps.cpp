@@ -226,6 +226,16 @@ Info checked_info(const ByteReader& patch, ByteView source, const ApplyOptions& 
     return info;
 }
 
+// Format error at the footer when `result`'s CRC-32 is not the one the patch declares.
+void check_target_crc(const ByteReader& patch, const Info& info, ByteView result, const ApplyOptions& options) {
+    const std::uint32_t target_crc = crc32(result);
+    if (target_crc != info.target_crc32)
+        patch.fail_at_path(patch.size() - footer_size + 4, ".footer.target_crc32",
+                           "the result's CRC-32 is " + crc_text(target_crc) + ", the patch expects " +
+                               crc_text(info.target_crc32) +
+                               (options.ignore_source_crc ? " (the source CRC check was skipped: wrong source?)" : ""));
+}
+
 ByteReader action_stream(const ByteReader& patch, const Info& info) {
     return patch.sub(info.actions_offset, patch.size() - footer_size - info.actions_offset);
 }
@@ -244,12 +254,7 @@ Bytes apply(const ByteReader& patch_in, ByteView source, const ApplyOptions& opt
     Bytes target(static_cast<std::size_t>(info.target_size));
     Output into{target.data()};
     run_actions(action_stream(patch, info), info, source, into, info);
-    const std::uint32_t target_crc = crc32(target);
-    if (target_crc != info.target_crc32)
-        patch.fail_at_path(patch.size() - footer_size + 4, ".footer.target_crc32",
-                           "the result's CRC-32 is " + crc_text(target_crc) + ", the patch expects " +
-                               crc_text(info.target_crc32) +
-                               (options.ignore_source_crc ? " (the source CRC check was skipped: wrong source?)" : ""));
+    check_target_crc(patch, info, target, options);
     if (info_out) *info_out = info;
     return target;
 }
@@ -268,11 +273,7 @@ std::optional<std::uint64_t> first_difference(const ByteReader& patch_in, ByteVi
     }
     if (compare.mismatch != Output::no_mismatch) return compare.mismatch;
     // Equal bytes: the patch's target CRC must be theirs, as apply() checks the result's.
-    const std::uint32_t target_crc = crc32(expected);
-    if (target_crc != info.target_crc32)
-        patch.fail_at_path(patch.size() - footer_size + 4, ".footer.target_crc32",
-                           "the result's CRC-32 is " + crc_text(target_crc) + ", the patch expects " +
-                               crc_text(info.target_crc32));
+    check_target_crc(patch, info, expected, options);
     return std::nullopt;
 }
 

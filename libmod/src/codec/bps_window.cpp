@@ -37,7 +37,7 @@ SourceWindow search_window(ByteView source, ByteView target) noexcept {
     const std::size_t source_changed = n - tail - head, target_changed = target.size() - tail - head;
     const std::size_t margin = std::max(window_margin, 4 * std::max(source_changed, target_changed));
     const std::size_t begin = head > margin ? head - margin : 0;
-    const std::size_t end = std::min(n, n - tail + std::min(margin, n));
+    const std::size_t end = n - tail + std::min(margin, tail);
     if (end - begin > n / 2) return whole;
     return {begin, end, false, target_changed};
 }

@@ -394,11 +394,10 @@ void open_workspaces(Build& b, const std::vector<Manifest>& manifests, const App
 }  // namespace
 
 std::string missing_capability(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
-    for (const auto& m : manifests) {
+    for (const auto& m : manifests)
         for (const auto& e : m.edits)
             if (!detail::find_operation(e.op, m.game)) return "operation " + e.op + " (" + to_string(m.game) + ")";
-        if (m.report && !options.dry_run && !detail::report_page_builder()) return "a report page";
-    }
+    if (writes_report_folder(manifests, options) && !detail::report_page_builder()) return "a report page";
     return {};
 }
 

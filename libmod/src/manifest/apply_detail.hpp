@@ -51,12 +51,17 @@ inline const std::string& original_digest(FileState& f, const std::string& algor
 
 // Whether the run needs the digests of inputs and outputs: when it writes a report (a manifest
 // names a report folder and this is no dry run), or the caller shows them (ApplyOptions::digests).
-inline bool builds_report(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
-    if (options.digests) return true;
+// Whether the run writes a report folder (report.json and its page): a manifest names one and
+// this is no dry run.
+inline bool writes_report_folder(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
     if (options.dry_run) return false;
     for (const auto& m : manifests)
         if (m.report) return true;
     return false;
+}
+
+inline bool builds_report(const std::vector<Manifest>& manifests, const ApplyOptions& options) {
+    return options.digests || writes_report_folder(manifests, options);
 }
 
 // The first regular file below `bases` (sorted, 4 levels deep, at most 1 GiB) whose every

@@ -258,8 +258,7 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             const std::string& key = b.input_keys.at({mi, in.name});
             if (seen.insert(key).second) order.push_back({mi, in.name});
         }
-    const bool report_pages = !options.dry_run && std::any_of(manifests.begin(), manifests.end(),
-                                                              [](const Manifest& m) { return m.report.has_value(); });
+    const bool report_pages = writes_report_folder(manifests, options);
     std::map<std::string, std::size_t> finished;  // file key -> its product
     for (const auto& [mi, name] : order) {
         FileState& f = b.files.at(b.input_keys.at({mi, name}));
