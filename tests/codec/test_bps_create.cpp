@@ -148,8 +148,8 @@ BOOST_AUTO_TEST_CASE(one_edited_place_in_a_large_source) {
         b = static_cast<std::uint8_t>(x >> 56);
     }
     const std::size_t at = 0x800000, span = 4096;
-    // The window: the changed 4 KiB widened by 1 MiB (the least margin) on each side.
-    const std::size_t window_end = at + span + (std::size_t(1) << 20);
+    // The window: the changed 4 KiB widened by 512 KiB (the least margin, bps.md §4) on each side.
+    const std::size_t window_end = at + span + (std::size_t(512) << 10);
     for (const std::size_t from : {std::size_t(0x100000), window_end - 100, at - 0x40000}) {
         BOOST_TEST_CONTEXT("copied from " << from) {
             Bytes target = source;

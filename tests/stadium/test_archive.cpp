@@ -242,11 +242,41 @@ BOOST_AUTO_TEST_CASE(in_place_model_edit_gives_the_copying_edits_bytes) {
     BOOST_TEST(std::string(e->what()).find("ends before the archive at 0x920000") != std::string::npos, e->what());
 }
 
+BOOST_AUTO_TEST_CASE(a_viewed_archive_shares_the_image_and_keeps_it_alive) {
+    auto image = std::make_shared<const mod::Bytes>(rom().z64);
+    const std::uint8_t* const at = image->data() + model_archive_rom;
+    std::weak_ptr<const mod::Bytes> watch = image;
+    const mod::ByteView bytes = *image;
+    Archive viewed = view_archive(bytes, std::move(image), "viewed.z64");
+    // No copy: the region is the image's own bytes, up to the region's end.
+    BOOST_TEST(static_cast<const void*>(viewed.region.data()) == static_cast<const void*>(at));
+    BOOST_TEST(viewed.region.size() == std::size_t(model_archive_rom_end - model_archive_rom));
+    BOOST_TEST(!watch.expired());  // held by the archive alone
+    BOOST_TEST((viewed.region == archive().region));
+    BOOST_TEST(viewed.entries.size() == archive().entries.size());
+    BOOST_TEST(viewed.base == std::uint64_t(model_archive_rom));
+    BOOST_TEST((decode_entry(viewed, 3).content == decode_entry(archive(), 3).content));
+    // A copy shares the bytes; the image goes with the last holder.
+    Archive copy = viewed;
+    viewed = Archive{};
+    BOOST_TEST(!watch.expired());
+    BOOST_TEST(static_cast<const void*>(copy.region.data()) == static_cast<const void*>(at));
+    copy = Archive{};
+    BOOST_TEST(watch.expired());
+    // The same refusals as read_archive, naming the file.
+    auto short_image = std::make_shared<const mod::Bytes>(rom().z64.begin(), rom().z64.begin() + model_archive_rom + 8);
+    const auto e = catch_error([&] { view_archive(*short_image, nullptr, "short.z64"); });
+    BOOST_TEST_REQUIRE(e.has_value());
+    BOOST_TEST(e->file() == "short.z64");
+    BOOST_TEST(std::string(e->what()).find("ends before the archive at 0x920000") != std::string::npos, e->what());
+}
+
 BOOST_AUTO_TEST_CASE(descriptor_words_and_padding_are_preserved) {
     // Give entry 5 a non-zero unknown word and leave a gap with odd padding before entry 6.
-    Archive a = archive();
-    mod::endian::store_be32(&a.region[0x10 + 16 * 5 + 12], 0xDEADBEEF);
-    a.entries[5].unknown = 0xDEADBEEF;
+    mod::Bytes region = archive().region.copy();
+    mod::endian::store_be32(&region[0x10 + 16 * 5 + 12], 0xDEADBEEF);
+    Archive a = parse_archive(std::move(region), archive().file, archive().base);
+    BOOST_TEST(a.entries[5].unknown == 0xDEADBEEFu);
     auto r = repack_archive(a, {});
     BOOST_TEST(r.region == a.region);
     mod::Bytes edited = decode_entry(a, 7).content;

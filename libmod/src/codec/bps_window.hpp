@@ -19,7 +19,7 @@ struct SourceWindow {
 // Sources below this size are always searched whole.
 inline constexpr std::size_t windowed_from = std::size_t(8) << 20;
 // The least room the window keeps on each side of the changed bytes.
-inline constexpr std::size_t window_margin = std::size_t(1) << 20;
+inline constexpr std::size_t window_margin = std::size_t(512) << 10;
 
 // The changed bytes are those between the longest common prefix of source and target and their
 // longest common suffix (aligned on the files' ends, not overlapping the prefix). The window is

@@ -48,10 +48,6 @@ struct FileState {
     std::string names_key;          // totemtech archives: the name table's key ("" when none)
     std::optional<std::string> platform;
     bool edited = false;
-    // Stadium ROMs: the model archive parsed from `current`, shared by the edits (issue 31); only
-    // through workspace_archive(), which checks it still describes `current`. Once the output is
-    // made (outputs.cpp finish), the archive of the output's bytes, or null.
-    std::shared_ptr<const stadium::Archive> stadium_archive;
     // Digests of `original` by algorithm ("sha1", "md5", "crc32"), computed once or found in
     // the digest cache by the file's stamp (original_digest in apply_detail.hpp).
     std::map<std::string, std::string> original_digests;
@@ -59,13 +55,12 @@ struct FileState {
     std::int64_t read_at_ns = 0;     // when the read began (CLOCK_REALTIME)
 };
 
-// The model archive of a Stadium ROM in the workspace (z64 order), parsed once and shared by
-// every edit: the cached parse is reused while its region is byte for byte what `current` holds
-// at the archive's place (one memcmp, no allocation), and parsed again otherwise. Errors as
-// stadium::read_archive's.
-std::shared_ptr<const stadium::Archive> workspace_archive(FileState& f);
-// The cached parse when it still describes `current` (the same check), else nullptr; parses nothing.
-std::shared_ptr<const stadium::Archive> cached_workspace_archive(const FileState& f);
+// The model archive of a Stadium ROM in the workspace (z64 order) as a view of `current`
+// (stadium::view_archive: only the header and the table are read, nothing is copied), so
+// parsing it for every edit costs no more than checking a cached parse would (issue 31). Valid
+// until `current` next changes: an edit that writes the ROM asks again for what it reads after.
+// Errors as stadium::read_archive's.
+std::shared_ptr<const stadium::Archive> workspace_archive(const FileState& f);
 
 using Workspace = std::map<std::string, FileState>;
 using Allocator = rapidjson::Document::AllocatorType;

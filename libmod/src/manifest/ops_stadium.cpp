@@ -16,6 +16,8 @@
 #include "libmod/stadium/texture_edit.hpp"
 
 #include <algorithm>
+#include <span>
+#include <stdexcept>
 
 namespace mod::manifest::detail {
 
@@ -43,31 +45,19 @@ RepackOptions repack_options(const EditEnv& env) {
     return opt;
 }
 
-// Writes a repacked archive region into the workspace ROM itself (no copy of the image); the
-// bytes are unchanged when apply_archive refuses. The region then becomes the workspace's
-// parsed archive (moved, not parsed from the ROM again).
-void write_region(EditEnv& env, RepackResult&& packed) {
-    StadiumRom rom{n64::ByteOrder::z64, std::move(env.target.current), env.target.display};
-    try {
-        apply_archive(rom, packed);
-    } catch (...) {
-        env.target.current = std::move(rom.z64);
-        throw;
-    }
-    env.target.current = std::move(rom.z64);
-    // workspace_archive() still compares it with the ROM before any use.
-    env.target.stadium_archive.reset();
-    try {
-        env.target.stadium_archive =
-            std::make_shared<const Archive>(parse_archive(std::move(packed.region), env.target.display, model_archive_rom));
-    } catch (const Error&) {
-        // parsed again from the ROM by the next edit, with its file offsets in the message
-    }
+// The workspace ROM's archive region, which the edits' archive views (workspace_archive): a
+// repack writes over it in place, with no second region (repack_archive_into).
+std::span<std::uint8_t> region_of(EditEnv& env, const Archive& a) {
+    Bytes& rom = env.target.current;
+    if (rom.size() < std::uint64_t(model_archive_rom) + a.region.size() ||
+        a.region.data() != rom.data() + model_archive_rom)
+        throw std::logic_error("the archive is not a view of the workspace ROM (ask workspace_archive again)");
+    return {rom.data() + model_archive_rom, a.region.size()};
 }
 
 // Writes the edited fragment back through the archive repacker (limits checked there).
 void commit(EditEnv& env, const Opened& o, std::size_t index, const FragmentImage& image) {
-    write_region(env, repack_model_edit(o.archive, index, image.build(), repack_options(env)));
+    repack_model_edit_into(o.archive, index, image.build(), repack_options(env), region_of(env, o.archive));
 }
 
 void add_model_touches(const EditEnv& env, PlannedEdit& out, std::size_t index) {
@@ -387,8 +377,7 @@ void apply_entry_replace(EditEnv& env, ReportOut& r) {
         check_model_limits(f, index);
     }
     std::vector<Replacement> rep{{index, content}};
-    RepackResult packed = repack_archive(o.archive, rep, repack_options(env));
-    write_region(env, std::move(packed));  // moves only the region out: entries are read below
+    const RepackResult packed = repack_archive_into(o.archive, rep, repack_options(env), region_of(env, o.archive));
     r.set("entry", std::uint64_t(index)).set("kind", std::string(to_string(before.kind)))
         .set("size_before", std::uint64_t(before.content.size())).set("size_after", std::uint64_t(content.size()))
         .set("stored_before", std::uint64_t(o.archive.entries[index].size))
@@ -441,23 +430,8 @@ void apply_fragment_bytes(EditEnv& env, ReportOut& r) {
 
 }  // namespace
 
-std::shared_ptr<const Archive> cached_workspace_archive(const FileState& f) {
-    const ByteView rom = f.current;
-    if (const auto& a = f.stadium_archive) {
-        const std::size_t end = std::min<std::size_t>(rom.size(), model_archive_rom_end);
-        if (a->base == model_archive_rom && a->file == f.display && end >= model_archive_rom &&
-            end - model_archive_rom == a->region.size() &&
-            std::equal(a->region.begin(), a->region.end(), rom.begin() + model_archive_rom))
-            return a;
-    }
-    return nullptr;
-}
-
-std::shared_ptr<const Archive> workspace_archive(FileState& f) {
-    if (auto a = cached_workspace_archive(f)) return a;
-    const ByteView rom = f.current;
-    f.stadium_archive = std::make_shared<const Archive>(read_archive(rom, f.display));
-    return f.stadium_archive;
+std::shared_ptr<const Archive> workspace_archive(const FileState& f) {
+    return std::make_shared<const Archive>(view_archive(f.current, nullptr, f.display));
 }
 
 void register_stadium_ops(OpTable& ops) {

@@ -36,10 +36,7 @@ struct Product {
 const auto& str = json_str;
 
 // The file's final bytes; its workspace copy moves into them (nothing reads it afterwards).
-Bytes finish(FileState& f, bool for_report_page) {
-    // The edits' archive stays for the report page when it describes the output (the checksum
-    // fix below writes only the header; the byte order is the page's to undo, as for any ROM).
-    f.stadium_archive = for_report_page && f.kind == "rom" ? cached_workspace_archive(f) : nullptr;
+Bytes finish(FileState& f) {
     Bytes bytes = std::move(f.current);
     if (f.kind != "rom") return bytes;
     if (f.fix_checksums) n64::fix_checksums(bytes);
@@ -103,13 +100,6 @@ void add_report_pages(std::vector<Product>& products, ApplyResult& result, const
         const auto it = memory.find(path);
         // Not owned (aliasing an empty owner): the bytes outlive report_page.
         return it == memory.end() ? nullptr : std::shared_ptr<const Bytes>(std::shared_ptr<const void>(), it->second);
-    };
-    std::map<std::string, std::shared_ptr<const stadium::Archive>> archives;  // of the outputs
-    for (const auto& [k, f] : b.files)
-        if (f.output && f.stadium_archive) archives[f.output->lexically_normal().string()] = f.stadium_archive;
-    options.stadium_archive = [&archives](const std::string& path) -> std::shared_ptr<const stadium::Archive> {
-        const auto it = archives.find(path);
-        return it == archives.end() ? nullptr : it->second;
     };
     const ReportPageBuilder build_page = report_page_builder();
     // apply checks first (missing_capability) that a program without the page builder makes none.
@@ -258,7 +248,6 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
             const std::string& key = b.input_keys.at({mi, in.name});
             if (seen.insert(key).second) order.push_back({mi, in.name});
         }
-    const bool report_pages = writes_report_folder(manifests, options);
     std::map<std::string, std::size_t> finished;  // file key -> its product
     for (const auto& [mi, name] : order) {
         FileState& f = b.files.at(b.input_keys.at({mi, name}));
@@ -269,12 +258,12 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
         }
         if (!f.output) continue;
         finished[f.key] = products.size();
-        products.push_back({*f.output, "output", f.display, "", finish(f, report_pages)});
+        products.push_back({*f.output, "output", f.display, "", finish(f)});
     }
     if (!problems.empty()) throw ManifestError(ErrorKind::usage, std::move(problems));
 
     // Patches: each manifest asks for its own outputs' patches; verified before writing (after
-    // the report, once the archives it may share are released: issue 31, peak memory).
+    // the report, whose page holds decoded models meanwhile: issue 31, peak memory).
     std::set<std::string> patch_paths;
     std::vector<std::pair<std::size_t, const FileState*>> to_verify;  // patch product, its file
     for (std::size_t mi = 0; mi < manifests.size(); ++mi)
@@ -299,7 +288,6 @@ ApplyResult write_outputs(Build& b, const std::vector<Manifest>& manifests, cons
         for (const auto& p : products) result.written.push_back({p.path, p.role, p.bytes.size(), ""});
         result.timings = b.timings;
     }
-    for (auto& [k, f] : b.files) f.stadium_archive.reset();
     for (const auto& [index, f] : to_verify)
         verify_patch(products[index].format, *f, products[finished.at(f->key)].bytes, products[index].bytes);
 

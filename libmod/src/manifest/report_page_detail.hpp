@@ -53,10 +53,6 @@ public:
     static std::string input_of(const Json& edit);
     // TotemTech name tables among the report's inputs (kind "names"), as the report writes them.
     const std::vector<std::string>& names_inputs() const noexcept { return names_inputs_; }
-    // The Stadium archive the caller parsed already for `path` (ReportPageOptions), or nullptr.
-    std::shared_ptr<const stadium::Archive> given_stadium_archive(const std::string& path) const {
-        return options_.stadium_archive ? options_.stadium_archive(path) : nullptr;
-    }
     // Decoded things shared by the sections (e.g. a Stadium model), by a key they choose.
     std::map<std::string, std::shared_ptr<const void>> decoded;
 

@@ -23,18 +23,18 @@ std::shared_ptr<const stadium::Model> stadium_model(Files& files, const std::str
     const auto bytes = files.get(path, why);
     if (!bytes) return nullptr;
     try {
-        // The archive is parsed once per ROM, from the bytes themselves when they are in z64 order.
+        // The archive is parsed once per ROM, as a view of the bytes themselves when they are in
+        // z64 order (no copy of its region), else of the image brought to z64 order.
         const std::string archive_key = "stadium-archive\n" + path;
         std::shared_ptr<const stadium::Archive> archive;
         if (auto it = files.decoded.find(archive_key); it != files.decoded.end())
             archive = std::static_pointer_cast<const stadium::Archive>(it->second);
-        else if ((archive = files.given_stadium_archive(path)))
-            files.decoded[archive_key] = archive;
         else {
             const auto order = n64::detect_order(ByteReader(*bytes, Endian::big, path, "rom"));
-            archive = std::make_shared<const stadium::Archive>(
-                order == n64::ByteOrder::z64 ? stadium::read_archive(*bytes, path)
-                                             : stadium::read_archive(stadium::load_rom_bytes(*bytes, path)));
+            auto z64 = order == n64::ByteOrder::z64
+                           ? bytes
+                           : std::make_shared<const Bytes>(stadium::load_rom_bytes(*bytes, path).z64);
+            archive = std::make_shared<const stadium::Archive>(stadium::view_archive(*z64, z64, path));
             files.decoded[archive_key] = archive;
         }
         auto model = std::make_shared<const stadium::Model>(stadium::read_archive_model(*archive, index));

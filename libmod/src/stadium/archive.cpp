@@ -2,6 +2,7 @@
 
 #include "libmod/stadium/fragment.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace mod::stadium {
@@ -78,12 +79,12 @@ Archive parse_archive_table(const ByteReader& in) {
         d.size = r.u32_at(at + 4);
         d.cache = r.u32_at(at + 8);
         d.unknown = r.u32_at(at + 12);
-        const std::string where = index_path("", i);
+        // The path is built only for a message: the workspace parses the table for every edit.
         if (std::uint64_t(d.offset) + d.size > r.size())
-            r.fail_at_path(at, where, "entry [" + hex(d.offset) + ", +" + hex(d.size) +
+            r.fail_at_path(at, index_path("", i), "entry [" + hex(d.offset) + ", +" + hex(d.size) +
                                           ") runs past the " + hex(r.size()) + "-byte archive region");
         if (d.offset < previous_end)
-            r.fail_at_path(at, where, "entry at " + hex(d.offset) + " overlaps the previous entry or the table (ends at " +
+            r.fail_at_path(at, index_path("", i), "entry at " + hex(d.offset) + " overlaps the previous entry or the table (ends at " +
                                           hex(previous_end) + "); entries must follow each other in order");
         previous_end = std::uint64_t(d.offset) + d.size;
     }
@@ -92,10 +93,26 @@ Archive parse_archive_table(const ByteReader& in) {
 
 }  // namespace
 
+RegionBytes::RegionBytes(Bytes owned) {
+    auto held = std::make_shared<const Bytes>(std::move(owned));
+    bytes_ = *held;
+    owner_ = std::move(held);
+}
+
+bool RegionBytes::same(ByteView a, ByteView b) noexcept {
+    return a.size() == b.size() && (a.data() == b.data() || std::equal(a.begin(), a.end(), b.begin()));
+}
+
 Archive parse_archive(const ByteReader& in) {
     Archive a = parse_archive_table(in);
     const auto bytes = in.data();
-    a.region.assign(bytes.begin(), bytes.end());
+    a.region = RegionBytes(Bytes(bytes.begin(), bytes.end()));
+    return a;
+}
+
+Archive parse_archive(const ByteReader& in, std::shared_ptr<const void> owner) {
+    Archive a = parse_archive_table(in);
+    a.region = RegionBytes(std::move(owner), in.data());
     return a;
 }
 
@@ -106,7 +123,7 @@ Archive parse_archive(Bytes&& region, std::string file, std::uint64_t base) {
         a = parse_archive_table(r);
     }
     a.base = base;
-    a.region = std::move(region);
+    a.region = RegionBytes(std::move(region));
     return a;
 }
 

@@ -123,6 +123,13 @@ RepackResult repack_model_edit(const Archive& archive, std::size_t index, const 
     return repack_archive(archive, rep, options);
 }
 
+RepackResult repack_model_edit_into(const Archive& archive, std::size_t index, const Fragment& fragment,
+                                    const RepackOptions& options, std::span<std::uint8_t> region) {
+    check_model_limits(fragment, index, options.limits);
+    std::vector<Replacement> rep{{index, encode_fragment(fragment)}};
+    return repack_archive_into(archive, rep, options, region);
+}
+
 Bytes apply_model_edit(const StadiumRom& rom, const Archive& archive, std::size_t index, const Fragment& fragment,
                        const RepackOptions& options) {
     return write_archive(rom, repack_model_edit(archive, index, fragment, options), options.rom_start);

@@ -5,7 +5,9 @@
 #include "libmod/stadium/fragment.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
+#include <span>
 
 namespace mod::stadium {
 
@@ -32,7 +34,7 @@ std::optional<std::uint32_t> fragment_extent(ByteView content) {
 
 // Writes `fill` over every byte of [from, to) that an original entry covered; bytes that were
 // padding in the original stay as they were.
-void clear_stale(Bytes& out, const Archive& a, std::uint64_t from, std::uint64_t to, std::uint8_t fill) {
+void clear_stale(std::span<std::uint8_t> out, const Archive& a, std::uint64_t from, std::uint64_t to, std::uint8_t fill) {
     if (from >= to) return;
     for (const auto& d : a.entries) {
         const std::uint64_t s = std::max<std::uint64_t>(from, d.offset);
@@ -41,10 +43,10 @@ void clear_stale(Bytes& out, const Archive& a, std::uint64_t from, std::uint64_t
     }
 }
 
-}  // namespace
-
-RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& replacements,
-                            const RepackOptions& options) {
+// Decides and encodes in parallel; an entry whose new content equals the original is kept
+// (nullopt). Reads the archive's bytes only.
+std::vector<std::optional<Encoded>> encode_changes(const Archive& a, const std::vector<Replacement>& replacements,
+                                                   const RepackOptions& options) {
     const std::size_t n = a.entries.size();
     std::map<std::size_t, const Bytes*> replaced;
     for (const auto& r : replacements) {
@@ -55,9 +57,7 @@ RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& re
             throw Error(ErrorKind::usage, "two replacements for the same entry", a.file, no_offset,
                         index_path("archive", r.index));
     }
-
-    // Decide and encode in parallel; an entry whose new content equals the original is kept.
-    auto encoded = parallel_map(n, [&](std::size_t i) -> std::optional<Encoded> {
+    return parallel_map(n, [&](std::size_t i) -> std::optional<Encoded> {
         struct Tick {
             Progress* p;
             ~Tick() { if (p) p->advance(); }
@@ -95,47 +95,70 @@ RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& re
         }
         return e;
     }, options.threads);
+}
 
+// The layout (rules in archive.hpp): every entry's new descriptor, checked against the region
+// and the ROM limit before anything is written.
+RepackResult lay_out(const Archive& a, const std::vector<std::optional<Encoded>>& encoded, const RepackOptions& options) {
+    const std::size_t n = a.entries.size();
     RepackResult result;
-    result.region = a.region;
     result.header = a.header;
     result.entries.resize(n);
-    Bytes& out = result.region;
-    const std::uint64_t table_end = archive_header_size + std::uint64_t(descriptor_size) * n;
-    std::uint64_t cursor = table_end;
+    std::uint64_t cursor = archive_header_size + std::uint64_t(descriptor_size) * n;
     for (std::size_t i = 0; i < n; ++i) {
         const Descriptor& d = a.entries[i];
         EntryOutcome& o = result.entries[i];
         o.descriptor = d;
-        const bool changed = encoded[i].has_value();
-        const std::uint64_t size = changed ? encoded[i]->blob.size() : d.size;
+        const std::uint64_t size = encoded[i] ? encoded[i]->blob.size() : d.size;
         const std::uint64_t offset = cursor <= d.offset ? d.offset : align_up(cursor, entry_alignment);
         const std::uint64_t end = offset + size;
-        if (end > out.size() || options.rom_start + end > options.rom_end_limit)
+        if (end > a.region.size() || options.rom_start + end > options.rom_end_limit)
             throw Error(ErrorKind::limit,
                         "the archive would end at ROM " + hex(options.rom_start + end) + ", past the limit " +
-                            hex(std::min<std::uint64_t>(options.rom_end_limit, options.rom_start + out.size())) +
+                            hex(std::min<std::uint64_t>(options.rom_end_limit, options.rom_start + a.region.size())) +
                             " (the next ROM segment starts there)",
                         a.file, no_offset, index_path("archive", i));
-        clear_stale(out, a, cursor, offset, fresh_gap_byte);
-        if (changed) {
-            std::copy(encoded[i]->blob.begin(), encoded[i]->blob.end(), out.begin() + offset);
+        if (encoded[i]) {
             o.descriptor.size = static_cast<std::uint32_t>(size);
             o.reencoded = true;
             ++result.reencoded;
-        } else if (offset != d.offset) {
-            // Overlapping move within `out`: copy from the untouched original.
-            std::copy(a.region.begin() + d.offset, a.region.begin() + d.offset + d.size, out.begin() + offset);
         }
         o.moved = offset != d.offset;
         o.descriptor.offset = static_cast<std::uint32_t>(offset);
         cursor = end;
     }
-    const std::uint32_t old_end = a.data_end();
-    const std::uint32_t new_end = static_cast<std::uint32_t>(std::max<std::uint64_t>(cursor, table_end));
-    clear_stale(out, a, new_end, old_end, vacated_tail_byte(a));
+    const std::uint32_t new_end = static_cast<std::uint32_t>(std::max<std::uint64_t>(cursor, archive_header_size +
+                                                                                                std::uint64_t(descriptor_size) * n));
+    result.header.total_size = total_size_after_repack(a.header.total_size, a.data_end(), new_end);
+    return result;
+}
 
-    result.header.total_size = total_size_after_repack(a.header.total_size, old_end, new_end);
+// Writes the layout over `out`, which holds the original region's bytes (a copy, or the very
+// bytes a.region views). An entry only ever moves towards the end (its new offset is at least
+// its old one) and entries keep their order, so going from the last entry to the first reads
+// every moved entry before anything overwrites it: entry i's new place overlaps only the old
+// places of entries >= i, which have moved already, and the gap before it lies below its new
+// place and above the old places of entries < i.
+void write_layout(std::span<std::uint8_t> out, const Archive& a, const std::vector<std::optional<Encoded>>& encoded,
+                  const RepackResult& result) {
+    const std::size_t n = a.entries.size();
+    const std::uint64_t table_end = archive_header_size + std::uint64_t(descriptor_size) * n;
+    const std::uint32_t old_end = a.data_end();
+    const std::uint8_t tail = vacated_tail_byte(a);  // read before anything is written
+    std::uint64_t new_end = table_end;
+    for (const auto& o : result.entries)
+        new_end = std::max<std::uint64_t>(new_end, std::uint64_t(o.descriptor.offset) + o.descriptor.size);
+    for (std::size_t i = n; i-- > 0;) {
+        const Descriptor& d = a.entries[i];
+        const Descriptor& now = result.entries[i].descriptor;
+        if (encoded[i]) std::copy(encoded[i]->blob.begin(), encoded[i]->blob.end(), out.begin() + now.offset);
+        else if (now.offset != d.offset)
+            std::memmove(out.data() + now.offset, out.data() + d.offset, d.size);
+        const std::uint64_t gap_from =
+            i == 0 ? table_end : std::uint64_t(result.entries[i - 1].descriptor.offset) + result.entries[i - 1].descriptor.size;
+        clear_stale(out, a, gap_from, now.offset, fresh_gap_byte);
+    }
+    clear_stale(out, a, new_end, old_end, tail);
     endian::store_be32(&out[8], result.header.total_size);
     for (std::size_t i = 0; i < n; ++i) {
         std::uint8_t* p = &out[archive_header_size + descriptor_size * i];
@@ -144,6 +167,27 @@ RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& re
         endian::store_be32(p + 8, result.entries[i].descriptor.cache);
         endian::store_be32(p + 12, result.entries[i].descriptor.unknown);
     }
+}
+
+}  // namespace
+
+RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& replacements,
+                            const RepackOptions& options) {
+    const auto encoded = encode_changes(a, replacements, options);
+    RepackResult result = lay_out(a, encoded, options);
+    result.region = a.region.copy();
+    write_layout(result.region, a, encoded, result);
+    return result;
+}
+
+RepackResult repack_archive_into(const Archive& a, const std::vector<Replacement>& replacements,
+                                 const RepackOptions& options, std::span<std::uint8_t> region) {
+    if (region.size() != a.region.size())
+        throw Error(ErrorKind::usage, "the region to repack into has " + hex(region.size()) + " bytes, the archive " +
+                                          hex(a.region.size()), a.file, no_offset, "archive");
+    const auto encoded = encode_changes(a, replacements, options);
+    RepackResult result = lay_out(a, encoded, options);
+    write_layout(region, a, encoded, result);
     return result;
 }
 

@@ -44,14 +44,27 @@ Bytes image_of(const StadiumRom& rom) {
     return rom.order == n64::ByteOrder::z64 ? rom.z64 : n64::from_z64(rom.z64, rom.order);
 }
 
-Archive read_archive(ByteView z64, const std::string& file, std::uint32_t rom_start, std::uint32_t region_end) {
+namespace {
+
+// The archive's place in a z64 image, as a sub-reader of the whole image so errors give file
+// offsets (z64 order).
+ByteReader archive_reader(ByteView z64, const std::string& file, std::uint32_t rom_start, std::uint32_t region_end) {
     if (z64.size() < std::uint64_t(rom_start) + archive_header_size)
         throw Error(ErrorKind::format, "the image (" + hex(z64.size()) + " bytes) ends before the archive at " +
                                            hex(rom_start), file, rom_start, "archive");
     const std::size_t end = std::min<std::size_t>(z64.size(), region_end);
-    // A sub-reader of the whole image, so errors give file offsets (z64 order).
-    const ByteReader image(z64, Endian::big, file);
-    return parse_archive(image.sub(rom_start, end - rom_start, "archive"));
+    return ByteReader(z64, Endian::big, file).sub(rom_start, end - rom_start, "archive");
+}
+
+}  // namespace
+
+Archive read_archive(ByteView z64, const std::string& file, std::uint32_t rom_start, std::uint32_t region_end) {
+    return parse_archive(archive_reader(z64, file, rom_start, region_end));
+}
+
+Archive view_archive(ByteView z64, std::shared_ptr<const void> owner, const std::string& file,
+                     std::uint32_t rom_start, std::uint32_t region_end) {
+    return parse_archive(archive_reader(z64, file, rom_start, region_end), std::move(owner));
 }
 
 Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start, std::uint32_t region_end) {

@@ -54,10 +54,6 @@ struct ReportPageOptions {
     // until report_page returns); null: read from disk. Bytes handed over are the ones the
     // report describes (their SHA-1 is not checked again).
     std::function<std::shared_ptr<const Bytes>(const std::string& path)> read;
-    // Pokémon Stadium model archives already parsed, by the same paths: each must be the archive
-    // of the ROM bytes `read` hands over for that path (apply gives the one its edits left for
-    // an output, issue 31); null, or nullptr for a path: parsed here from the bytes.
-    std::function<std::shared_ptr<const stadium::Archive>(const std::string& path)> stadium_archive;
     // Files read from disk must lie inside base_dir (the current folder when empty): a path
     // (absolute, or relative to base_dir) that resolves outside it, by "..", or through a
     // symbolic link, is not read (the page notes it), so a crafted report.json cannot embed any

@@ -16,7 +16,9 @@
 #include "libmod/core/progress.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -62,12 +64,45 @@ PayloadKind parse_payload_kind(std::string_view name);
 // Classifies a blob by its first bytes as the game's loader does.
 PayloadKind classify_payload(ByteView blob) noexcept;
 
+// The bytes of an archive's region, read-only: held by the archive itself, or a view of a
+// buffer it shares ownership of (the image it was parsed from: view_archive, no copy). Copies
+// of a RegionBytes share the bytes.
+class RegionBytes {
+public:
+    RegionBytes() = default;
+    // Takes the bytes over (moved, not copied).
+    explicit RegionBytes(Bytes owned);
+    // `bytes` lie in a buffer `owner` keeps alive (an empty owner: the caller guarantees they
+    // outlive every copy). Nothing may change them while a copy exists.
+    RegionBytes(std::shared_ptr<const void> owner, ByteView bytes) noexcept
+        : owner_(std::move(owner)), bytes_(bytes) {}
+
+    const std::uint8_t* data() const noexcept { return bytes_.data(); }
+    std::size_t size() const noexcept { return bytes_.size(); }
+    bool empty() const noexcept { return bytes_.empty(); }
+    auto begin() const noexcept { return bytes_.begin(); }
+    auto end() const noexcept { return bytes_.end(); }
+    std::uint8_t operator[](std::size_t i) const noexcept { return bytes_[i]; }
+    std::uint8_t back() const noexcept { return bytes_.back(); }
+    ByteView view() const noexcept { return bytes_; }
+    operator ByteView() const noexcept { return bytes_; }
+    Bytes copy() const { return Bytes(bytes_.begin(), bytes_.end()); }
+
+    friend bool operator==(const RegionBytes& a, const RegionBytes& b) noexcept { return same(a.bytes_, b.bytes_); }
+    friend bool operator==(const RegionBytes& a, const Bytes& b) noexcept { return same(a.bytes_, b); }
+
+private:
+    static bool same(ByteView a, ByteView b) noexcept;
+    std::shared_ptr<const void> owner_;
+    ByteView bytes_;
+};
+
 struct Archive {
     ArchiveHeader header;
     std::vector<Descriptor> entries;
     // The whole region the archive was read from (ROM[start, region end)): entries, the gaps
     // between them and the tail padding, kept so unchanged bytes are copied, never rebuilt.
-    Bytes region;
+    RegionBytes region;
     std::string file;  // for messages
     // Where `region` starts in `file` (the archive's ROM address in a z64 image): errors give
     // file offsets, region-relative offsets plus this.
@@ -87,6 +122,9 @@ Archive parse_archive(const ByteReader& region);
 // (where the region starts in the file) are what messages name. For a region just built, such
 // as RepackResult::region.
 Archive parse_archive(Bytes&& region, std::string file, std::uint64_t base);
+// The same, with Archive::region a view of `region`'s bytes, which `owner` keeps alive (see
+// RegionBytes): no copy. For an image that stays unchanged while the archive is used.
+Archive parse_archive(const ByteReader& region, std::shared_ptr<const void> owner);
 
 // Hypothesis U6 (one place): total_size = ALIGN16(end of the last entry's data), relative to
 // the archive start. `audit_archive` says when a real archive disagrees.
@@ -163,6 +201,13 @@ struct RepackResult {
 // Re-encoding runs in parallel through mod::parallel_map; the bytes do not depend on threads.
 RepackResult repack_archive(const Archive& archive, const std::vector<Replacement>& replacements,
                             const RepackOptions& options = {});
+// The same written over `region` instead of a copy of the region (RepackResult::region stays
+// empty): `region` holds the bytes of archive.region and may be the very memory it views (a
+// workspace ROM; view_archive), so a repack costs no second region. Every check runs before
+// the first byte is written: on an error `region` is unchanged. Afterwards `archive` no longer
+// describes a region it views. The bytes are those repack_archive returns.
+RepackResult repack_archive_into(const Archive& archive, const std::vector<Replacement>& replacements,
+                                 const RepackOptions& options, std::span<std::uint8_t> region);
 
 // total_size for a repacked archive (hypothesis U6, one place): the original value when the
 // data end did not move, else total_size_u6(new_end) plus whatever the original exceeded

@@ -62,5 +62,8 @@ Bytes apply_model_edit(const StadiumRom& rom, const Archive& archive, std::size_
 // write_archive (a new image, which apply_model_edit returns).
 RepackResult repack_model_edit(const Archive& archive, std::size_t index, const Fragment& fragment,
                                const RepackOptions& options = {});
+// The same repack written over `region` (repack_archive_into: no second region).
+RepackResult repack_model_edit_into(const Archive& archive, std::size_t index, const Fragment& fragment,
+                                    const RepackOptions& options, std::span<std::uint8_t> region);
 
 }  // namespace mod::stadium

@@ -31,6 +31,13 @@ Archive read_archive(const StadiumRom& rom, std::uint32_t rom_start = model_arch
 // The same from a z64 image held elsewhere (no StadiumRom, so no copy of it); `file` names it.
 Archive read_archive(ByteView z64, const std::string& file, std::uint32_t rom_start = model_archive_rom,
                      std::uint32_t region_end = model_archive_rom_end);
+// The same as a view of `z64` (Archive::region points into it: no copy, and only the header
+// and the table are read). `owner` keeps the image alive for the archive and its copies; when
+// empty, the caller guarantees the image outlives them. Bytes of the image changed meanwhile
+// are read as they are then, but the entries are those parsed here: parse again after a
+// change that may touch the table.
+Archive view_archive(ByteView z64, std::shared_ptr<const void> owner, const std::string& file,
+                     std::uint32_t rom_start = model_archive_rom, std::uint32_t region_end = model_archive_rom_end);
 
 // The archive of the ROM file at `path`, for commands that read only the archive (list, show,
 // animations): a z64 image is not read whole, only its boot area (the byte order) and the
