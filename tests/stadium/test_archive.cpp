@@ -70,6 +70,28 @@ mod::Bytes numbered(std::size_t n, std::uint8_t first) {
     return b;
 }
 
+// repack_archive, checked against repack_archive_into writing over the very bytes that a view
+// of a copy of the region reads (the workspace's case): the same bytes and the same outcome.
+RepackResult repack_checked(const Archive& a, const std::vector<Replacement>& rep, const RepackOptions& opt = {}) {
+    RepackResult r = repack_archive(a, rep, opt);
+    auto buffer = std::make_shared<mod::Bytes>(a.region.copy());
+    const Archive view =
+        parse_archive(mod::ByteReader(*buffer, mod::Endian::big, a.file, "archive").with_base(a.base), buffer);
+    BOOST_TEST_REQUIRE(static_cast<const void*>(view.region.data()) == static_cast<const void*>(buffer->data()));
+    const RepackResult in_place = repack_archive_into(view, rep, opt, *buffer);
+    BOOST_TEST(in_place.region.empty());
+    BOOST_TEST_REQUIRE((*buffer == r.region));
+    BOOST_TEST(in_place.reencoded == r.reencoded);
+    BOOST_TEST(in_place.header.total_size == r.header.total_size);
+    BOOST_TEST_REQUIRE(in_place.entries.size() == r.entries.size());
+    for (std::size_t i = 0; i < r.entries.size(); ++i) {
+        BOOST_TEST(in_place.entries[i].moved == r.entries[i].moved);
+        BOOST_TEST(in_place.entries[i].descriptor.offset == r.entries[i].descriptor.offset);
+        BOOST_TEST(in_place.entries[i].descriptor.size == r.entries[i].descriptor.size);
+    }
+    return r;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(stadium_archive)
@@ -133,22 +155,22 @@ BOOST_AUTO_TEST_CASE(sample_rom_obeys_the_reference) {
 
 BOOST_AUTO_TEST_CASE(unchanged_repack_is_the_identity_in_every_byte_order) {
     RepackOptions opt;
-    auto r = repack_archive(archive(), {}, opt);
+    auto r = repack_checked(archive(), {}, opt);
     BOOST_TEST(r.region == archive().region);
     BOOST_TEST(r.reencoded == 0u);
     for (auto order : {mod::n64::ByteOrder::z64, mod::n64::ByteOrder::v64, mod::n64::ByteOrder::n64}) {
         mod::Bytes image = mod::n64::from_z64(rom().z64, order);
         StadiumRom other = load_rom_bytes(image, "x");
         BOOST_TEST((other.order == order));
-        BOOST_TEST(write_archive(other, repack_archive(read_archive(other), {}, opt)) == image);
-        auto repacked = repack_archive(read_archive(other), {}, opt);
+        BOOST_TEST(write_archive(other, repack_checked(read_archive(other), {}, opt)) == image);
+        auto repacked = repack_checked(read_archive(other), {}, opt);
         apply_archive(other, repacked);
         BOOST_TEST(take_image(std::move(other)) == image);
     }
     // Same content given as a replacement: still nothing re-encoded, same bytes.
     std::vector<Replacement> same;
     for (std::size_t i = 0; i < archive().entries.size(); ++i) same.push_back({i, decode_entry(archive(), i).content});
-    auto again = repack_archive(archive(), same, opt);
+    auto again = repack_checked(archive(), same, opt);
     BOOST_TEST(again.reencoded == 0u);
     BOOST_TEST(again.region == archive().region);
     auto v = verify_archive(archive());
@@ -170,7 +192,7 @@ BOOST_AUTO_TEST_CASE(changed_entry_is_reencoded_and_later_entries_move) {
     mod::Bytes edited = encode_fragment(img.build());
     RepackOptions opt;
     opt.threads = 2;
-    auto r = repack_archive(archive(), {{k, edited}}, opt);
+    auto r = repack_checked(archive(), {{k, edited}}, opt);
     BOOST_TEST(r.reencoded == 1u);
     Archive out = parse_archive(mod::ByteReader(r.region, mod::Endian::big, "out", "archive"));
     BOOST_TEST(decode_entry(out, k).content == edited);
@@ -192,9 +214,9 @@ BOOST_AUTO_TEST_CASE(changed_entry_is_reencoded_and_later_entries_move) {
     BOOST_TEST(out.region[out.data_end() + 1] == 0xFF);
     // Same output with one thread.
     opt.threads = 1;
-    BOOST_TEST(repack_archive(archive(), {{k, edited}}, opt).region == r.region);
+    BOOST_TEST(repack_checked(archive(), {{k, edited}}, opt).region == r.region);
     // And a round trip of the edited archive through an unchanged repack.
-    BOOST_TEST(repack_archive(out, {}, opt).region == r.region);
+    BOOST_TEST(repack_checked(out, {}, opt).region == r.region);
 }
 
 BOOST_AUTO_TEST_CASE(shrunk_entry_keeps_later_entries_in_place) {
@@ -206,7 +228,7 @@ BOOST_AUTO_TEST_CASE(shrunk_entry_keeps_later_entries_in_place) {
     const auto& t = m.tables[0].textures[0];
     img.write(t.texels - model_link_base, mod::Bytes(t.texel_count / 2, 0));
     mod::Bytes edited = encode_fragment(img.build());
-    auto r = repack_archive(archive(), {{k, edited}});
+    auto r = repack_checked(archive(), {{k, edited}});
     Archive out = parse_archive(mod::ByteReader(r.region, mod::Endian::big, "out", "archive"));
     BOOST_TEST(out.entries[k].size < archive().entries[k].size);
     for (std::size_t i = k + 1; i < out.entries.size(); ++i) BOOST_TEST(out.entries[i].offset == archive().entries[i].offset);
@@ -277,11 +299,11 @@ BOOST_AUTO_TEST_CASE(descriptor_words_and_padding_are_preserved) {
     mod::endian::store_be32(&region[0x10 + 16 * 5 + 12], 0xDEADBEEF);
     Archive a = parse_archive(std::move(region), archive().file, archive().base);
     BOOST_TEST(a.entries[5].unknown == 0xDEADBEEFu);
-    auto r = repack_archive(a, {});
+    auto r = repack_checked(a, {});
     BOOST_TEST(r.region == a.region);
     mod::Bytes edited = decode_entry(a, 7).content;
     edited[0x40] ^= 1;  // a change inside the body
-    auto r2 = repack_archive(a, {{7, edited}});
+    auto r2 = repack_checked(a, {{7, edited}});
     BOOST_TEST(mod::endian::load_be32(&r2.region[0x10 + 16 * 5 + 12]) == 0xDEADBEEFu);
 }
 
@@ -314,6 +336,21 @@ BOOST_AUTO_TEST_CASE(limit_violations_name_the_entry) {
     e = catch_error([&] { repack_archive(archive(), {{k, big}}, [&] { auto o = opt; o.model_limits = false; return o; }()); });
     BOOST_TEST(e->message().find("past the limit") != std::string::npos);
     BOOST_TEST(e->path().find("archive[") == 0u);
+    // In place, every refusal comes before the first byte is written.
+    {
+        std::optional<mod::Error> f;
+        mod::Bytes region = archive().region.copy();
+        const mod::Bytes before = region;
+        f = catch_error([&] { repack_archive_into(archive(), {{k, big}}, {}, region); });
+        BOOST_TEST(f->message().find("0x28000") != std::string::npos);
+        auto relaxed = opt;
+        relaxed.model_limits = false;
+        f = catch_error([&] { repack_archive_into(archive(), {{k, big}}, relaxed, region); });
+        BOOST_TEST(f->message().find("past the limit") != std::string::npos);
+        f = catch_error([&] { repack_archive_into(archive(), {}, {}, std::span(region).first(region.size() - 1)); });
+        BOOST_TEST((f->kind() == mod::ErrorKind::usage));
+        BOOST_TEST((region == before));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(truncated_and_corrupt_archives_fail_cleanly) {
@@ -373,7 +410,7 @@ BOOST_AUTO_TEST_CASE(raw_entries_of_edge_sizes_and_offsets_repack_exactly) {
     const mod::Bytes region = raw_region();
     const Archive a = parse_region(region);
     BOOST_TEST(a.data_end() == 0x9Au);
-    BOOST_TEST(repack_archive(a, {}, raw_options()).region == region);
+    BOOST_TEST(repack_checked(a, {}, raw_options()).region == region);
     auto offsets = [](const Archive& x) {
         std::vector<std::uint32_t> o;
         for (const auto& d : x.entries) o.push_back(d.offset);
@@ -389,7 +426,7 @@ BOOST_AUTO_TEST_CASE(raw_entries_of_edge_sizes_and_offsets_repack_exactly) {
     // Same size, new bytes: nothing moves, the unaligned offsets stay where they were.
     {
         const mod::Bytes content = numbered(0x13, 0x80);
-        const auto r = repack_archive(a, {{0, content}}, raw_options());
+        const auto r = repack_checked(a, {{0, content}}, raw_options());
         const Archive out = parse_region(r.region);
         BOOST_TEST(offsets(out) == offsets(a));
         BOOST_TEST(decode_entry(out, 0).content == content);
@@ -403,7 +440,7 @@ BOOST_AUTO_TEST_CASE(raw_entries_of_edge_sizes_and_offsets_repack_exactly) {
     // everything after it moves to the next 16-byte boundaries.
     {
         const mod::Bytes content = numbered(0x25, 0x40);
-        const auto r = repack_archive(a, {{0, content}}, raw_options());
+        const auto r = repack_checked(a, {{0, content}}, raw_options());
         const Archive out = parse_region(r.region);
         BOOST_TEST(offsets(out) == (std::vector<std::uint32_t>{0x50, 0x80, 0x80, 0xA0}));
         BOOST_TEST(out.entries[0].size == 0x25u);
@@ -414,12 +451,12 @@ BOOST_AUTO_TEST_CASE(raw_entries_of_edge_sizes_and_offsets_repack_exactly) {
         // U6 with the original's excess: ALIGN16(0xA7) + 0x20.
         BOOST_TEST(out.header.total_size == 0xD0u);
         BOOST_TEST(r.region[0xA7] == 0xFF);
-        BOOST_TEST(repack_archive(out, {}, raw_options()).region == r.region);
+        BOOST_TEST(repack_checked(out, {}, raw_options()).region == r.region);
     }
     // The last entry shrinks: the bytes it vacates take the tail padding's value.
     {
         const mod::Bytes content = {1, 2, 3};
-        const auto r = repack_archive(a, {{3, content}}, raw_options());
+        const auto r = repack_checked(a, {{3, content}}, raw_options());
         const Archive out = parse_region(r.region);
         BOOST_TEST(offsets(out) == offsets(a));
         BOOST_TEST(decode_entry(out, 3).content == content);
@@ -435,7 +472,7 @@ BOOST_AUTO_TEST_CASE(raw_entries_of_edge_sizes_and_offsets_repack_exactly) {
     // left as it was where it was padding.
     {
         const mod::Bytes content = numbered(5, 0x70);
-        const auto r = repack_archive(a, {{2, content}}, raw_options());
+        const auto r = repack_checked(a, {{2, content}}, raw_options());
         const Archive out = parse_region(r.region);
         BOOST_TEST(out.entries[2].size == 0x10u);
         mod::Bytes padded = content;
@@ -448,7 +485,7 @@ BOOST_AUTO_TEST_CASE(raw_entries_of_edge_sizes_and_offsets_repack_exactly) {
     // The empty entry gets content: it moves past entry 0's end only if it must (it need not).
     {
         const mod::Bytes content = numbered(0xD, 0x20);
-        const auto r = repack_archive(a, {{1, content}}, raw_options());
+        const auto r = repack_checked(a, {{1, content}}, raw_options());
         const Archive out = parse_region(r.region);
         BOOST_TEST(offsets(out) == (std::vector<std::uint32_t>{0x50, 0x63, 0x70, 0x93}));
         BOOST_TEST(decode_entry(out, 1).content == content);
