@@ -97,14 +97,24 @@ std::vector<std::optional<Encoded>> encode_changes(const Archive& a, const std::
     }, options.threads);
 }
 
+std::uint64_t table_end_of(std::size_t count) noexcept {
+    return archive_header_size + std::uint64_t(descriptor_size) * count;
+}
+
 // The layout (rules in archive.hpp): every entry's new descriptor, checked against the region
-// and the ROM limit before anything is written.
-RepackResult lay_out(const Archive& a, const std::vector<std::optional<Encoded>>& encoded, const RepackOptions& options) {
-    const std::size_t n = a.entries.size();
+// and the ROM limit before anything is written, and where the data now ends.
+struct Layout {
     RepackResult result;
+    std::uint32_t new_end = 0;
+};
+
+Layout lay_out(const Archive& a, const std::vector<std::optional<Encoded>>& encoded, const RepackOptions& options) {
+    const std::size_t n = a.entries.size();
+    Layout layout;
+    RepackResult& result = layout.result;
     result.header = a.header;
     result.entries.resize(n);
-    std::uint64_t cursor = archive_header_size + std::uint64_t(descriptor_size) * n;
+    std::uint64_t cursor = table_end_of(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Descriptor& d = a.entries[i];
         EntryOutcome& o = result.entries[i];
@@ -127,10 +137,9 @@ RepackResult lay_out(const Archive& a, const std::vector<std::optional<Encoded>>
         o.descriptor.offset = static_cast<std::uint32_t>(offset);
         cursor = end;
     }
-    const std::uint32_t new_end = static_cast<std::uint32_t>(std::max<std::uint64_t>(cursor, archive_header_size +
-                                                                                                std::uint64_t(descriptor_size) * n));
-    result.header.total_size = total_size_after_repack(a.header.total_size, a.data_end(), new_end);
-    return result;
+    layout.new_end = static_cast<std::uint32_t>(std::max<std::uint64_t>(cursor, table_end_of(n)));
+    result.header.total_size = total_size_after_repack(a.header.total_size, a.data_end(), layout.new_end);
+    return layout;
 }
 
 // Writes the layout over `out`, which holds the original region's bytes (a copy, or the very
@@ -140,14 +149,11 @@ RepackResult lay_out(const Archive& a, const std::vector<std::optional<Encoded>>
 // places of entries >= i, which have moved already, and the gap before it lies below its new
 // place and above the old places of entries < i.
 void write_layout(std::span<std::uint8_t> out, const Archive& a, const std::vector<std::optional<Encoded>>& encoded,
-                  const RepackResult& result) {
+                  const Layout& layout) {
+    const RepackResult& result = layout.result;
     const std::size_t n = a.entries.size();
-    const std::uint64_t table_end = archive_header_size + std::uint64_t(descriptor_size) * n;
-    const std::uint32_t old_end = a.data_end();
+    const std::uint64_t table_end = table_end_of(n);
     const std::uint8_t tail = vacated_tail_byte(a);  // read before anything is written
-    std::uint64_t new_end = table_end;
-    for (const auto& o : result.entries)
-        new_end = std::max<std::uint64_t>(new_end, std::uint64_t(o.descriptor.offset) + o.descriptor.size);
     for (std::size_t i = n; i-- > 0;) {
         const Descriptor& d = a.entries[i];
         const Descriptor& now = result.entries[i].descriptor;
@@ -158,7 +164,7 @@ void write_layout(std::span<std::uint8_t> out, const Archive& a, const std::vect
             i == 0 ? table_end : std::uint64_t(result.entries[i - 1].descriptor.offset) + result.entries[i - 1].descriptor.size;
         clear_stale(out, a, gap_from, now.offset, fresh_gap_byte);
     }
-    clear_stale(out, a, new_end, old_end, tail);
+    clear_stale(out, a, layout.new_end, a.data_end(), tail);
     endian::store_be32(&out[8], result.header.total_size);
     for (std::size_t i = 0; i < n; ++i) {
         std::uint8_t* p = &out[archive_header_size + descriptor_size * i];
@@ -174,10 +180,10 @@ void write_layout(std::span<std::uint8_t> out, const Archive& a, const std::vect
 RepackResult repack_archive(const Archive& a, const std::vector<Replacement>& replacements,
                             const RepackOptions& options) {
     const auto encoded = encode_changes(a, replacements, options);
-    RepackResult result = lay_out(a, encoded, options);
-    result.region = a.region.copy();
-    write_layout(result.region, a, encoded, result);
-    return result;
+    Layout layout = lay_out(a, encoded, options);
+    layout.result.region = a.region.copy();
+    write_layout(layout.result.region, a, encoded, layout);
+    return std::move(layout.result);
 }
 
 RepackResult repack_archive_into(const Archive& a, const std::vector<Replacement>& replacements,
@@ -186,9 +192,9 @@ RepackResult repack_archive_into(const Archive& a, const std::vector<Replacement
         throw Error(ErrorKind::usage, "the region to repack into has " + hex(region.size()) + " bytes, the archive " +
                                           hex(a.region.size()), a.file, no_offset, "archive");
     const auto encoded = encode_changes(a, replacements, options);
-    RepackResult result = lay_out(a, encoded, options);
-    write_layout(region, a, encoded, result);
-    return result;
+    Layout layout = lay_out(a, encoded, options);
+    write_layout(region, a, encoded, layout);
+    return std::move(layout.result);
 }
 
 }  // namespace mod::stadium

@@ -84,7 +84,6 @@ public:
     auto end() const noexcept { return bytes_.end(); }
     std::uint8_t operator[](std::size_t i) const noexcept { return bytes_[i]; }
     std::uint8_t back() const noexcept { return bytes_.back(); }
-    ByteView view() const noexcept { return bytes_; }
     operator ByteView() const noexcept { return bytes_; }
     Bytes copy() const { return Bytes(bytes_.begin(), bytes_.end()); }
 
