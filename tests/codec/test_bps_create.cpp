@@ -154,11 +154,16 @@ BOOST_AUTO_TEST_CASE(one_edited_place_in_a_large_source) {
         BOOST_TEST_CONTEXT("copied from " << from) {
             Bytes target = source;
             std::copy(source.begin() + from, source.begin() + from + span, target.begin() + at);
+            // Copied bytes that happen to equal the source at their place (noise: 1 in 256) at
+            // either end of the span belong to the common prefix or suffix: SourceRead.
+            std::size_t lead = 0, trail = 0;
+            while (lead < span && target[at + lead] == source[at + lead]) ++lead;
+            while (trail < span - lead && target[at + span - 1 - trail] == source[at + span - 1 - trail]) ++trail;
             const Bytes patch = make_and_check(source, target);
             const auto info = mod::bps::describe(mod::ByteReader(patch, mod::Endian::little));
             BOOST_TEST(info.action_count[0] == 2u);
             BOOST_TEST(info.action_count[2] == 1u);
-            BOOST_TEST(info.action_bytes[2] == span);
+            BOOST_TEST(info.action_bytes[2] == span - lead - trail);
             BOOST_TEST(info.action_count[1] + info.action_count[3] == 0u);
         }
     }
